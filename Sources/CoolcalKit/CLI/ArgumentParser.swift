@@ -1,0 +1,68 @@
+/// Options and operands of one command line, checked against a `CommandSpec`.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var operands: [String] = []
+
+    func value(_ long: String) -> String? { values[long]?.last }
+    func all(_ long: String) -> [String] { values[long] ?? [] }
+    func has(_ long: String) -> Bool { flags.contains(long) }
+}
+
+/// Parses `--name value`, `--name=value`, `-x`, `--` (ends options) and `-` (stdin,
+/// an operand), rejecting unknown options with a suggestion.
+enum ArgumentParser {
+    static func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments {
+        var result = ParsedArguments()
+        var i = 0
+        var optionsDone = false
+        while i < args.count {
+            let arg = args[i]
+            i += 1
+            if optionsDone || arg == "-" || !arg.hasPrefix("-") {
+                result.operands.append(arg)
+                continue
+            }
+            if arg == "--" { optionsDone = true; continue }
+            let (option, inline) = try lookup(arg, spec)
+            if option.value == nil {
+                if inline != nil { throw UsageError("option '--\(option.long)' takes no value", command: spec.name) }
+                result.flags.insert(option.long)
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else if i < args.count {
+                value = args[i]
+                i += 1
+            } else {
+                throw UsageError("option '--\(option.long)' needs a value (\(option.value ?? "VALUE"))", command: spec.name)
+            }
+            if !option.repeatable, result.values[option.long] != nil {
+                throw UsageError("option '--\(option.long)' given more than once", command: spec.name)
+            }
+            result.values[option.long, default: []].append(value)
+        }
+        return result
+    }
+
+    private static func lookup(_ arg: String, _ spec: CommandSpec) throws -> (OptionSpec, String?) {
+        if arg.hasPrefix("--") {
+            let body = arg.dropFirst(2)
+            let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let inline = body.contains("=") ? String(body.drop(while: { $0 != "=" }).dropFirst()) : nil
+            if let option = spec.options.first(where: { $0.long == name }) { return (option, inline) }
+            var message = "unknown option '--\(name)'"
+            if let near = suggestion(for: name, among: spec.options.map(\.long)) {
+                message += "; did you mean '--\(near)'?"
+            }
+            throw UsageError(message, command: spec.name)
+        }
+        let letters = Array(arg.dropFirst())
+        if letters.count == 1, let option = spec.options.first(where: { $0.short == letters[0] }) {
+            return (option, nil)
+        }
+        throw UsageError("unknown option '\(arg)'", command: spec.name)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The command-line program as a function: arguments and environment in, output
+/// and an exit status out. `Sources/coolcal/main.swift` only calls this.
+public enum CLI {
+    public static func run(_ args: [String], environment: RunEnvironment, stdout: TextSink, stderr: TextSink) -> Int32 {
+        let diagnostics = Diagnostics()
+        let status: ExitStatus
+        do {
+            let command = try CommandParser.parse(args)
+            status = try execute(command, environment, stdout, diagnostics)
+        } catch let error as UsageError {
+            flush(diagnostics, stderr)
+            stderr.write("coolcal: error: \(error.message)\n" + HelpText.usageLine(error.command))
+            return ExitStatus.usage.rawValue
+        } catch {
+            flush(diagnostics, stderr)
+            stderr.write("coolcal: error: \(error)\n")
+            return ExitStatus.of(error).rawValue
+        }
+        flush(diagnostics, stderr)
+        return status.rawValue
+    }
+
+    private static func flush(_ diagnostics: Diagnostics, _ stderr: TextSink) {
+        for warning in diagnostics.warnings { stderr.write("coolcal: warning: \(warning)\n") }
+    }
+
+    private static func execute(_ command: Command, _ env: RunEnvironment, _ out: TextSink,
+                                _ diagnostics: Diagnostics) throws -> ExitStatus {
+        switch command {
+        case .help(nil):
+            out.write(HelpText.overview())
+        case .help(let name?):
+            if let spec = CommandTable.command(named: name) { out.write(HelpText.command(spec)) }
+        case .version:
+            out.write(HelpText.version + "\n")
+        case .conflicts(let request):
+            let settings = try Settings(request.common, env, diagnostics)
+            return try ConflictsCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
+        case .events(let request):
+            let settings = try Settings(request.common, env, diagnostics)
+            return try EventsCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
+        }
+        return .ok
+    }
+}
+
+/// Flags merged with the config file and the environment.
+struct Settings {
+    let zone: TimeZone
+    let me: [String]
+    let config: Config
+    let style: TextStyle
+    let now: Date
+
+    init(_ common: CommonRequest, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
+        config = try Config.load(environment: env.variables, diagnostics: diagnostics)
+        zone = try Settings.zone(flag: common.tz, config: config.tz, env: env.variables)
+        me = common.me.isEmpty ? config.me : common.me
+        let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
+        let color: Bool
+        switch common.color {
+        case .always: color = true
+        case .never: color = false
+        case .auto: color = env.stdoutIsTerminal && !noColor
+        }
+        style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
+                          unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
+        now = env.now
+    }
+
+    private static func zone(flag: String?, config: String?, env: [String: String]) throws -> TimeZone {
+        if let name = flag ?? config {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: nil)
+            }
+            return zone.timeZone
+        }
+        if let tz = env["TZ"], !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let zone = ZoneBook.systemZone(named: name) as? SystemZone { return zone.timeZone }
+        }
+        return TimeZone.current
+    }
+
+    func expansion() -> ExpansionOptions {
+        ExpansionOptions(floatingZone: zone, me: me)
+    }
+
+    func loadCalendars(_ paths: [String]) throws -> [LoadedCalendar] {
+        try paths.map(CalendarSource.load(path:))
+    }
+}

@@ -1,0 +1,77 @@
+/// One option of a command, as parsing, help, completions and the man-page test see it.
+public struct OptionSpec: Sendable {
+    public var long: String
+    public var short: Character?
+    /// The value's name in help (`ZONE`), or nil for a flag.
+    public var value: String?
+    public var repeatable: Bool
+    public var help: String
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, help: String) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.repeatable = repeatable
+        self.help = help
+    }
+}
+
+/// One command: the single source of truth for parsing and help.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var usage: String
+    public var summary: String
+    public var options: [OptionSpec]
+    public var examples: [String]
+}
+
+/// Every command coolcal knows.
+public enum CommandTable {
+    static let json = OptionSpec("json", help: "print JSON for programs (see coolcal(1) for the fields)")
+    static let tz = OptionSpec("tz", value: "ZONE", help: "zone for all-day dates, floating times and output (default: TZ, then the system zone)")
+    static let me = OptionSpec("me", value: "ADDRESS", repeatable: true, help: "your calendar address; events you declined are free (repeatable; config: me)")
+    static let color = OptionSpec("color", value: "WHEN", help: "colour: auto (terminal only), always or never (NO_COLOR also turns it off)")
+    static let help = OptionSpec("help", short: "h", help: "show this help")
+
+    public static let conflicts = CommandSpec(
+        name: "conflicts",
+        usage: "coolcal conflicts [options] INVITE CAL...",
+        summary: "report the busy events in an invitation's buffered window",
+        options: [
+            json, tz, me,
+            OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 0)"),
+            OptionSpec("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)"),
+            color, help,
+        ],
+        examples: [
+            "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
+            "coolcal conflicts --json --buffer 30m - work.ics < invite.json",
+        ])
+
+    public static let events = CommandSpec(
+        name: "events",
+        usage: "coolcal events [options] CAL...",
+        summary: "list the occurrences in a time window (an agenda)",
+        options: [
+            OptionSpec("from", value: "TIME", help: "window start: 2022-08-20T00:00:00Z, with an offset, or a date in --tz (default: today)"),
+            OptionSpec("to", value: "TIME", help: "window end, exclusive (default: one day after --from)"),
+            json, tz, me, color, help,
+        ],
+        examples: [
+            "coolcal events --from 2022-08-20T00:00:00Z --to 2022-08-21T00:00:00Z ~/cal.ics",
+            "coolcal events --from 2022-08-20 --json work.ics",
+        ])
+
+    public static let helpCommand = CommandSpec(
+        name: "help",
+        usage: "coolcal help [COMMAND]",
+        summary: "show help for coolcal or one command",
+        options: [help],
+        examples: ["coolcal help conflicts"])
+
+    public static let all: [CommandSpec] = [conflicts, events, helpCommand]
+
+    public static func command(named name: String) -> CommandSpec? {
+        all.first { $0.name == name }
+    }
+}

@@ -1,0 +1,23 @@
+/// sysexits-style statuses (DESIGN.md), and the one place errors become them.
+public enum ExitStatus: Int32 {
+    case ok = 0
+    case busy = 1
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case cantCreate = 73
+    case ioError = 74
+    case tempFail = 75
+    case noPermission = 77
+    case config = 78
+
+    static func of(_ error: Error) -> ExitStatus {
+        switch error {
+        case is UsageError: return .usage
+        case is InviteError, is ICalError: return .dataError
+        case is InputFileError: return .noInput
+        case is ConfigError: return .config
+        default: return .ioError
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A calendar the user named: an `.ics` file or a vdir directory of `.ics` files.
+public struct LoadedCalendar {
+    /// What the user typed's base name: `work.ics`, `family` (a vdir).
+    public var name: String
+    public var color: String?
+    /// One parsed file each (a vdir has many), with the file's own zones.
+    public var files: [ICalCalendar]
+}
+
+/// Loads calendars from paths.
+public enum CalendarSource {
+    /// Reads a file or every `*.ics` in a directory (sorted, hidden files skipped).
+    public static func load(path: String) throws -> LoadedCalendar {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputFileError(kind: .missing, path: path, reason: "no such file or directory")
+        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if !isDirectory.boolValue {
+            let calendar = try ICalReader.read(InputFile.read(path), file: path)
+            return LoadedCalendar(name: name, color: calendar.color, files: [calendar])
+        }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
+        }
+        let files = entries.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+        var calendars: [ICalCalendar] = []
+        for file in files {
+            let full = (path as NSString).appendingPathComponent(file)
+            calendars.append(try ICalReader.read(InputFile.read(full), file: full))
+        }
+        let color = metadata(path, "color") ?? calendars.lazy.compactMap(\.color).first
+        return LoadedCalendar(name: name, color: color, files: calendars)
+    }
+
+    /// vdirsyncer keeps `color` and `displayname` files in a vdir.
+    private static func metadata(_ directory: String, _ key: String) -> String? {
+        let file = (directory as NSString).appendingPathComponent(key)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+}

@@ -1,0 +1,139 @@
+/// The occurrences of one UID in one file: a master (possibly recurring) and its
+/// RECURRENCE-ID overrides. libical's own expansion ignores overrides; here an
+/// override replaces the master's instance with the same original start, and a
+/// `RANGE=THISANDFUTURE` override moves and restyles every later instance too.
+struct EventExpansion {
+    let master: ICalEvent?
+    let overrides: [ICalEvent]
+    let zones: ZoneBook
+    let calendar: LoadedCalendar
+    let expander: OccurrenceExpander
+
+    private struct Override {
+        let event: ICalEvent
+        let key: OriginalKey
+        let shift: Int64
+        let length: InstanceLength
+    }
+
+    /// An instance's identity: its original start as a date or a UTC instant.
+    private enum OriginalKey: Hashable, Comparable {
+        case date(CivilDateTime)
+        case instant(Int64)
+    }
+
+    func occurrences(in window: TimeWindow) -> [Occurrence] {
+        var result: [Occurrence] = []
+        var replaced: Set<OriginalKey> = []
+        var ranges: [Override] = []
+        for event in overrides {
+            guard let parsed = parse(event) else { continue }
+            replaced.insert(parsed.key)
+            if event.thisAndFuture { ranges.append(parsed) }
+            if let o = standalone(event, window: window, recurrenceID: parsed.key) { result.append(o) }
+        }
+        ranges.sort { $0.key < $1.key }
+        guard let master, let dtstart = usableStart(master) else { return result }
+        let clock = expander.clock(for: master, zones: zones, calendar: calendar)
+        let zone = clock.zone(of: dtstart)
+        let length = InstanceLength.of(master, start: dtstart, clock: clock)
+        let widen = ranges.map { abs($0.shift) + $0.length.bound }.max() ?? 0
+        let search = TimeWindow(start: window.start - widen, end: window.end + widen)
+        let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
+                                maxSteps: expander.options.maxSteps)
+        var kept = 0
+        for raw in set.instances(overlapping: search) {
+            let key: OriginalKey = dtstart.isDate ? .date(raw.fields.dateOnly) : .instant(raw.start)
+            if replaced.contains(key) { continue }
+            var instance = raw
+            var source = master
+            if let range = ranges.last(where: { $0.key <= key }) {
+                source = range.event
+                instance = moved(raw, by: range, isDate: dtstart.isDate, zone: zone)
+            }
+            guard window.overlaps(start: instance.start, end: instance.end) else { continue }
+            kept += 1
+            if kept > expander.options.maxOccurrencesPerEvent {
+                expander.diagnostics.warn("\(clock.describe): more than \(expander.options.maxOccurrencesPerEvent) occurrences in the window; the rest are left out")
+                break
+            }
+            let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
+            result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid))
+        }
+        return result
+    }
+
+    private func usableStart(_ event: ICalEvent) -> ICalTime? {
+        guard let start = event.start, start.fields.isValid else {
+            let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+            let why = event.problems.first.map { " (\($0))" } ?? ""
+            expander.diagnostics.warn("\(clock.describe): no valid DTSTART\(why); event skipped")
+            return nil
+        }
+        return start
+    }
+
+    private func parse(_ event: ICalEvent) -> Override? {
+        guard let rid = event.recurrenceID, let start = usableStart(event) else { return nil }
+        let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+        let length = InstanceLength.of(event, start: start, clock: clock)
+        if rid.isDate {
+            return Override(event: event, key: .date(rid.fields), shift: Int64(start.fields.days(since: rid.fields)),
+                            length: length)
+        }
+        let ridInstant = clock.instant(of: rid)
+        return Override(event: event, key: .instant(ridInstant), shift: clock.instant(of: start) - ridInstant,
+                        length: length)
+    }
+
+    private func moved(_ raw: RawInstance, by range: Override, isDate: Bool, zone: ZoneRules) -> RawInstance {
+        if isDate {
+            let fields = raw.fields.addingDays(Int(range.shift))
+            let start = zone.utcSeconds(of: fields)
+            return RawInstance(fields: fields, start: start,
+                               end: range.length.end(startFields: fields, start: start, zone: zone))
+        }
+        let start = raw.start + range.shift
+        let fields = zone.localFields(ofUTC: start)
+        return RawInstance(fields: fields, start: start,
+                           end: range.length.end(startFields: fields, start: start, zone: zone))
+    }
+
+    private func standalone(_ event: ICalEvent, window: TimeWindow, recurrenceID: OriginalKey) -> Occurrence? {
+        guard let start = event.start, start.fields.isValid else { return nil }
+        let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+        let zone = clock.zone(of: start)
+        let length = InstanceLength.of(event, start: start, clock: clock)
+        let s = zone.utcSeconds(of: start.fields)
+        let raw = RawInstance(fields: start.fields, start: s, end: length.end(startFields: start.fields, start: s, zone: zone))
+        guard window.overlaps(start: raw.start, end: raw.end) else { return nil }
+        return occurrence(event, raw, allDay: start.isDate, recurrenceID: time(of: recurrenceID))
+    }
+
+    private func time(of key: OriginalKey) -> OccurrenceTime {
+        switch key {
+        case .date(let d): return .date(d)
+        case .instant(let s): return .instant(s)
+        }
+    }
+
+    private func occurrence(_ event: ICalEvent, _ raw: RawInstance, allDay: Bool, recurrenceID: OccurrenceTime?) -> Occurrence {
+        let end = max(raw.end, raw.start)
+        let startTime: OccurrenceTime
+        let endTime: OccurrenceTime
+        if allDay {
+            let zone = expander.clock(for: event, zones: zones, calendar: calendar).floating
+            let endFields = zone.localFields(ofUTC: end).dateOnly
+            startTime = .date(raw.fields.dateOnly)
+            endTime = .date(endFields > raw.fields.dateOnly ? endFields : raw.fields.dateOnly)
+        } else {
+            startTime = .instant(raw.start)
+            endTime = .instant(end)
+        }
+        return Occurrence(
+            uid: event.uid, recurrenceID: recurrenceID, summary: event.summary, calendar: calendar.name,
+            calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
+            endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
+            declinedByOwner: expander.declined(event), inviteID: event.inviteID)
+    }
+}

@@ -1,0 +1,53 @@
+/// A start or end as DESIGN.md's JSON writes it: a date for all-day events, a UTC
+/// instant otherwise.
+public enum OccurrenceTime: Hashable, Sendable {
+    case date(CivilDateTime)
+    case instant(Int64)
+
+    /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SSZ`.
+    public var jsonString: String {
+        switch self {
+        case .date(let d): return d.dateString
+        case .instant(let s): return CivilDateTime(utcSeconds: s).utcString
+        }
+    }
+}
+
+/// Why an event in the window does not make the owner busy.
+public enum IgnoreReason: String, Sendable {
+    case transparent
+    case cancelled
+    case declined
+    case thisInvitation = "this invitation"
+}
+
+/// One instance of an event, resolved to absolute time.
+public struct Occurrence: Sendable {
+    public var uid: String?
+    public var recurrenceID: OccurrenceTime?
+    public var summary: String?
+    /// The calendar's name as the user gave it (file or directory base name).
+    public var calendar: String
+    public var calendarColor: String?
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+    /// The span in UTC seconds; all-day dates are read in `--tz`.
+    public var startInstant: Int64
+    public var endInstant: Int64
+    public var allDay: Bool
+    public var transparent: Bool
+    public var status: String?
+    public var declinedByOwner: Bool
+    /// The coolcal invitation id this event was written for, if any.
+    public var inviteID: String?
+
+    /// The first rule that makes this occurrence free time, or nil when it is busy.
+    public var ignoreReason: IgnoreReason? {
+        if status == "CANCELLED" { return .cancelled }
+        if transparent { return .transparent }
+        if declinedByOwner { return .declined }
+        return nil
+    }
+
+    public var busy: Bool { ignoreReason == nil }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Turns calendars into the occurrences that overlap a window: recurrence expanded,
+/// overrides applied (exact and `RANGE=THISANDFUTURE`), times resolved to UTC.
+public struct OccurrenceExpander {
+    let options: ExpansionOptions
+    let diagnostics: Diagnostics
+    private let floating: ZoneRules
+    private let utc: ZoneRules
+
+    public init(options: ExpansionOptions, diagnostics: Diagnostics) {
+        self.options = options
+        self.diagnostics = diagnostics
+        floating = SystemZone(options.floatingZone)
+        utc = SystemZone(TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? options.floatingZone)
+    }
+
+    /// Every occurrence overlapping `window`, sorted by start, then uid.
+    public func occurrences(in window: TimeWindow, calendars: [LoadedCalendar]) -> [Occurrence] {
+        var result: [Occurrence] = []
+        for calendar in calendars {
+            for file in calendar.files {
+                result += occurrences(in: window, file: file, calendar: calendar)
+            }
+        }
+        return result.sorted(by: OccurrenceExpander.order)
+    }
+
+    static func order(_ a: Occurrence, _ b: Occurrence) -> Bool {
+        if a.startInstant != b.startInstant { return a.startInstant < b.startInstant }
+        if (a.uid ?? "") != (b.uid ?? "") { return (a.uid ?? "") < (b.uid ?? "") }
+        if a.endInstant != b.endInstant { return a.endInstant < b.endInstant }
+        return a.calendar < b.calendar
+    }
+
+    private func occurrences(in window: TimeWindow, file: ICalCalendar, calendar: LoadedCalendar) -> [Occurrence] {
+        var overridesByUID: [String: [ICalEvent]] = [:]
+        for event in file.events where event.recurrenceID != nil {
+            if let uid = event.uid { overridesByUID[uid, default: []].append(event) }
+        }
+        var result: [Occurrence] = []
+        var mastered: Set<String> = []
+        for event in file.events where event.recurrenceID == nil {
+            let overrides = event.uid.flatMap { overridesByUID[$0] } ?? []
+            if let uid = event.uid { mastered.insert(uid) }
+            result += EventExpansion(
+                master: event, overrides: overrides, zones: file.zones, calendar: calendar,
+                expander: self
+            ).occurrences(in: window)
+        }
+        // Overrides without a master in this file stand on their own.
+        for (uid, overrides) in overridesByUID where !mastered.contains(uid) {
+            for event in overrides {
+                result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
+                                         expander: self).occurrences(in: window)
+            }
+        }
+        return result
+    }
+
+    func clock(for event: ICalEvent, zones: ZoneBook, calendar: LoadedCalendar) -> EventClock {
+        let what = "\(calendar.name): event \"\(event.summary ?? "(no title)")\" (\(event.uid ?? "no UID"))"
+        return EventClock(zones: zones, floating: floating, utc: utc, describe: what, diagnostics: diagnostics)
+    }
+
+    func declined(_ event: ICalEvent) -> Bool {
+        event.attendees.contains {
+            $0.partstat?.uppercased() == "DECLINED"
+                && options.me.contains(ExpansionOptions.normalizedAddress($0.address))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// A DATE or DATE-TIME value as written in a calendar, before any zone is applied.
+public struct ICalTime: Hashable, Sendable {
+    /// How the wall-clock fields are to be read.
+    public enum Reference: Hashable, Sendable {
+        case utc
+        case floating
+        case zoned(String)
+    }
+
+    public var fields: CivilDateTime
+    public var isDate: Bool
+    public var reference: Reference
+
+    public init(fields: CivilDateTime, isDate: Bool, reference: Reference) {
+        self.fields = fields
+        self.isDate = isDate
+        self.reference = isDate ? .floating : reference
+    }
+
+    /// The TZID this value names, if any.
+    public var tzid: String? {
+        if case .zoned(let id) = reference { return id }
+        return nil
+    }
+}
+
+/// An iCalendar DURATION: weeks and days are nominal (wall clock), the rest exact.
+public struct ICalDuration: Hashable, Sendable {
+    public var negative: Bool
+    public var days: Int
+    public var seconds: Int
+
+    public init(negative: Bool = false, days: Int, seconds: Int) {
+        self.negative = negative
+        self.days = days
+        self.seconds = seconds
+    }
+}
+
+/// An RDATE value: a start, or a period with its own end or duration.
+public enum ICalRecurrenceDate: Hashable, Sendable {
+    case time(ICalTime)
+    case period(start: ICalTime, end: ICalTime)
+    case periodDuration(start: ICalTime, duration: ICalDuration)
+
+    public var start: ICalTime {
+        switch self {
+        case .time(let t), .period(let t, _), .periodDuration(let t, _): return t
+        }
+    }
+}
+
+/// An attendee's address and participation status.
+public struct ICalAttendee: Hashable, Sendable {
+    public var address: String
+    public var partstat: String?
+}
+
+/// Everything coolcal reads from one VEVENT, as plain Swift values.
+public struct ICalEvent: Sendable {
+    public var uid: String?
+    public var summary: String?
+    public var status: String?
+    public var transparent: Bool = false
+    public var start: ICalTime?
+    public var end: ICalTime?
+    public var duration: ICalDuration?
+    public var recurrenceID: ICalTime?
+    public var thisAndFuture: Bool = false
+    /// RRULE texts exactly as libical re-serializes them.
+    public var rules: [ICalRule] = []
+    public var rdates: [ICalRecurrenceDate] = []
+    public var exdates: [ICalTime] = []
+    public var attendees: [ICalAttendee] = []
+    public var inviteID: String?
+    /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
+    public var problems: [String] = []
+
+    public init() {}
+
+    /// True when this event has any recurrence of its own.
+    public var isRecurring: Bool { !rules.isEmpty || !rdates.isEmpty }
+}
+
+/// A parsed calendar: its display properties, events and time zones.
+public struct ICalCalendar {
+    public var name: String?
+    public var color: String?
+    public var events: [ICalEvent] = []
+    public var zones: ZoneBook
+
+    public init(zones: ZoneBook) {
+        self.zones = zones
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// An iCalendar invitation (`METHOD:REQUEST`, RFC 5546) as mail clients send it:
+/// its first VEVENT is the invitation, its UID the identity.
+enum ITIPInvite {
+    static func parse(_ data: Data, file: String, floatingZone: TimeZone) throws -> Invite {
+        let calendar: ICalCalendar
+        do {
+            calendar = try ICalReader.read(data, file: file)
+        } catch let error as ICalError {
+            throw InviteError(file: file, message: error.message)
+        }
+        guard let event = calendar.events.first(where: { $0.recurrenceID == nil }) ?? calendar.events.first else {
+            throw InviteError(file: file, message: "no VEVENT in the invitation")
+        }
+        guard let uid = event.uid, !uid.isEmpty else { throw InviteError(file: file, message: "the VEVENT has no UID") }
+        guard let dtstart = event.start, dtstart.fields.isValid else {
+            throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
+        }
+        let diagnostics = Diagnostics()
+        let clock = EventClock(zones: calendar.zones, floating: SystemZone(floatingZone),
+                               utc: SystemZone(TimeZone(secondsFromGMT: 0) ?? floatingZone),
+                               describe: file, diagnostics: diagnostics)
+        if let warning = diagnostics.warnings.first { throw InviteError(file: file, message: warning) }
+        let length = InstanceLength.of(event, start: dtstart, clock: clock)
+        let zone = clock.zone(of: dtstart)
+        if let warning = diagnostics.warnings.first { throw InviteError(file: file, message: warning) }
+        let start = zone.utcSeconds(of: dtstart.fields)
+        let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
+        guard end >= start else { throw InviteError(file: file, message: "DTEND is before DTSTART") }
+        let title = event.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
+        if dtstart.isDate {
+            let days = max(1, Int((end - start + 43_200) / 86_400))
+            return Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
+                          end: .date(dtstart.fields.addingDays(days)), source: file)
+        }
+        return Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file)
+    }
+}

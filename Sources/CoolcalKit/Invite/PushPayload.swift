@@ -1,0 +1,82 @@
+import Foundation
+
+/// The original app's push payload: `{"aps": {...}, "title", "start", "end", "id"}`.
+/// Unknown keys are ignored; `aps` is optional.
+enum PushPayload {
+    static func parse(_ data: Data, file: String) throws -> Invite {
+        func fail(_ message: String) -> InviteError { InviteError(file: file, message: message) }
+        guard String(data: data, encoding: .utf8) != nil else {
+            throw fail("not UTF-8 text (a push payload is UTF-8 JSON)")
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw fail("empty (expected a JSON object with title, start, end and id)")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw fail("not valid JSON (\(jsonProblem(error)))")
+        }
+        guard case .object = root else {
+            throw fail("expected a JSON object, found \(root.typeName)")
+        }
+        let title = try string(root, "title", fail)
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw fail("\"title\" is empty")
+        }
+        let start = try time(root, "start", fail)
+        var end = try time(root, "end", fail)
+        switch (start, end) {
+        case (.date(let s), .date(let e)):
+            if e < s { throw fail("\"end\" \(e.dateString) is before \"start\" \(s.dateString)") }
+            if e == s { end = .date(s.addingDays(1)) }
+        case (.instant(let s), .instant(let e)):
+            if e < s {
+                throw fail("\"end\" \(raw(root, "end")) is before \"start\" \(raw(root, "start"))")
+            }
+        default:
+            throw fail("\"start\" and \"end\" must both be dates or both be date-times")
+        }
+        let id: Int64
+        switch root["id"] {
+        case .int(let n)?: id = n
+        case nil: throw fail("missing \"id\"")
+        case .double(let d)?: throw fail("\"id\" must be an integer, found \(d)")
+        case let other?: throw fail("\"id\" must be an integer, found \(other.typeName)")
+        }
+        return Invite(id: .number(id), title: title, start: start, end: end, source: file)
+    }
+
+    private static func string(_ root: JSONValue, _ key: String, _ fail: (String) -> InviteError) throws -> String {
+        switch root[key] {
+        case .string(let s)?: return s
+        case nil, .null?: throw fail("missing \"\(key)\"")
+        case let other?: throw fail("\"\(key)\" must be a string, found \(other.typeName)")
+        }
+    }
+
+    private static func raw(_ root: JSONValue, _ key: String) -> String {
+        if case .string(let s)? = root[key] { return s }
+        return "?"
+    }
+
+    private static func time(_ root: JSONValue, _ key: String, _ fail: (String) -> InviteError) throws -> OccurrenceTime {
+        let text = try string(root, key, fail)
+        do {
+            return try InviteDate.parse(text)
+        } catch InviteDate.Failure.noOffset {
+            throw fail("\"\(key)\" \"\(text)\" has no UTC offset (write Z or ±HH:MM, e.g. 2022-08-20T08:00:00-08:00)")
+        } catch {
+            throw fail("\"\(key)\" \"\(text)\" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)")
+        }
+    }
+
+    /// Foundation's decoding errors carry "line N, column M" in their debug text.
+    private static func jsonProblem(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,71 @@
+/// `coolcal conflicts` for people: the invitation, its window, each conflict with
+/// calendar, time and relation, then what was ignored and why.
+public struct ConflictsText {
+    public var style: TextStyle
+
+    public init(style: TextStyle) {
+        self.style = style
+    }
+
+    public func render(_ report: ConflictReport) -> String {
+        let dates = DateText(style: style)
+        var out = style.bold(report.invite.title) + "\n"
+        out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"
+        out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
+        if style.terminal {
+            out += Timeline(style: style, dates: dates).render(report)
+        }
+        out += "\n"
+        if report.conflicts.isEmpty {
+            out += style.paint("Free:", "32;1") + " nothing busy in the window.\n"
+        } else {
+            let n = report.conflicts.count
+            out += style.paint("Busy:", "31;1") + " \(n) conflict\(n == 1 ? "" : "s")\n"
+            for c in report.conflicts {
+                out += line(c.occurrence, dates, note: relationText(c.relation, report.buffer))
+            }
+        }
+        if !report.ignored.isEmpty {
+            let n = report.ignored.count
+            out += "Ignored: \(n) event\(n == 1 ? "" : "s")\n"
+            for i in report.ignored {
+                out += line(i.occurrence, dates, note: "(\(i.reason.rawValue))", faint: true)
+            }
+        }
+        return out
+    }
+
+    private func relationText(_ r: Relation, _ b: Buffer) -> String {
+        switch r {
+        case .overlaps: return style.paint("overlaps", "31")
+        case .before: return style.paint("within \(b.description) before", "33")
+        case .after: return style.paint("within \(b.description) after", "33")
+        }
+    }
+
+    func line(_ o: Occurrence, _ dates: DateText, note: String, faint: Bool = false) -> String {
+        let bullet = style.unicode ? (faint ? "·" : "•") : (faint ? "-" : "*")
+        let title = o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
+        let cal = style.paint(o.calendar, CalendarColor.sgr(o.calendarColor))
+        let text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]  \(note)"
+        return (faint ? style.dim(text) : text) + "\n"
+    }
+}
+
+/// `coolcal events` for people: one line per occurrence.
+public struct EventsText {
+    public var style: TextStyle
+
+    public init(style: TextStyle) {
+        self.style = style
+    }
+
+    public func render(window: TimeWindow, occurrences: [Occurrence]) -> String {
+        let dates = DateText(style: style)
+        let lines = ConflictsText(style: style)
+        if occurrences.isEmpty { return "No events.\n" }
+        return occurrences.map { o in
+            lines.line(o, dates, note: o.ignoreReason.map { "(\($0.rawValue))" } ?? "", faint: !o.busy)
+        }.joined()
+    }
+}

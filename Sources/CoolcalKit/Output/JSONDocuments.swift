@@ -1,0 +1,56 @@
+/// The JSON documents of DESIGN.md, keys in the documented order.
+public enum JSONDocuments {
+    public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object([
+            ("uid", o.uid.map(JSONValue.string) ?? .null),
+            ("recurrence_id", o.recurrenceID.map { .string($0.jsonString) } ?? .null),
+            ("summary", o.summary.map(JSONValue.string) ?? .null),
+            ("calendar", .string(o.calendar)),
+            ("start", .string(o.start.jsonString)),
+            ("end", .string(o.end.jsonString)),
+            ("all_day", .bool(o.allDay)),
+            ("busy", .bool(o.busy)),
+            ("transparent", .bool(o.transparent)),
+            ("status", o.status.map(JSONValue.string) ?? .null),
+        ] + extra)
+    }
+
+    public static func window(_ w: TimeWindow) -> JSONValue {
+        .object([
+            ("start", .string(OccurrenceTime.instant(w.start).jsonString)),
+            ("end", .string(OccurrenceTime.instant(w.end).jsonString)),
+        ])
+    }
+
+    /// `coolcal events --json`.
+    public static func events(window w: TimeWindow, occurrences: [Occurrence]) -> JSONValue {
+        .object([("window", window(w)), ("events", .array(occurrences.map { occurrence($0) }))])
+    }
+
+    /// `coolcal conflicts --json`.
+    public static func conflicts(_ report: ConflictReport) -> JSONValue {
+        let invite = report.invite
+        let id: JSONValue
+        switch invite.id {
+        case .number(let n): id = .int(n)
+        case .uid(let s): id = .string(s)
+        }
+        return .object([
+            ("invite", .object([
+                ("id", id),
+                ("title", .string(invite.title)),
+                ("start", .string(invite.start.jsonString)),
+                ("end", .string(invite.end.jsonString)),
+                ("all_day", .bool(invite.allDay)),
+            ])),
+            ("window", window(report.window)),
+            ("conflicts", .array(report.conflicts.map {
+                occurrence($0.occurrence, extra: [("overlaps_invite", .bool($0.overlapsInvite))])
+            })),
+            ("ignored", .array(report.ignored.map {
+                occurrence($0.occurrence, extra: [("reason", .string($0.reason.rawValue))])
+            })),
+            ("free", .bool(report.free)),
+        ])
+    }
+}

@@ -1,0 +1,68 @@
+"""Differences where the reference (recurring-ical-events 3.8.2 / icalendar 7.3.2) is wrong by RFC 5545.
+
+Each entry is applied to a difference (see compare.py) and explains it only when coolcal agrees
+with the RFC reading that reference_events.py computes next to the library's value (`_alt`) and
+every reason for that reading is listed here.  Anything else stays a failure.
+"""
+
+FIELDS = ("start", "end", "all_day", "summary", "busy")
+
+KNOWN = [
+    {
+        "id": "dtend-exact",
+        "rfc": "RFC 5545 §3.8.5.3 (RRULE): \"If the duration of the recurring component is specified "
+               "with the DTEND or DUE property, then the same exact duration will apply to all the "
+               "members of the generated recurrence set.\"",
+        "reading": "The library subtracts DTSTART from DTEND as wall-clock times (same tzinfo) and adds "
+                   "that nominal span to each instance's wall-clock start, so when the first instance "
+                   "or a later one crosses a DST change the instance's end is off by the DST shift. "
+                   "E.g. DTSTART;TZID=America/New_York:20240310T023000 DTEND 043000 DAILY: exact 1h, "
+                   "the library gives the 2024-03-11 instance 06:30Z-08:30Z instead of 06:30Z-07:30Z.",
+    },
+    {
+        "id": "duration-exact",
+        "rfc": "RFC 5545 §3.3.6 (DURATION): weeks and days are nominal, hours, minutes and seconds "
+               "are exact: \"When computing an exact duration, the greatest order time components "
+               "MUST be added first, that is, the number of days MUST be added first, followed by "
+               "the number of hours, number of minutes, and number of seconds.\" (see also §3.8.2.5)",
+        "reading": "The library adds the whole DURATION (also its hours/minutes) as wall-clock time. "
+                   "E.g. DTSTART;TZID=America/New_York:20241103T010000 DURATION:PT1H30M ends at "
+                   "02:30 EST = 07:30Z in the library, RFC: 05:00Z + 1h30m = 06:30Z.",
+    },
+    {
+        "id": "vtimezone-gap",
+        "rfc": "RFC 5545 §3.3.5 (DATE-TIME, form #3): \"If the local time described does not occur "
+               "(when changing from standard to daylight time), the DATE-TIME value is interpreted "
+               "using the UTC offset before the gap in local times.\"",
+        "reading": "With a custom TZID defined by a VTIMEZONE block, icalendar uses dateutil's "
+                   "tzicalvtz, which maps a skipped local time with the offset *after* the gap "
+                   "(Custom/Sydney 20241006T023000 -> 15:30Z; RFC: +10:00 -> 16:30Z). IANA TZIDs "
+                   "(zoneinfo, fold=0) are right.",
+    },
+]
+IDS = {k["id"] for k in KNOWN}
+
+
+def _explained(diff, reason):
+    ref, cool, kind = diff.get("ref"), diff.get("cool"), diff["kind"]
+    alt = (ref or {}).get("_alt")
+    if not alt or reason not in alt["reasons"] or not set(alt["reasons"]) <= IDS:
+        return False
+    if kind == "missing":  # the library's end/start puts it in the window, the RFC reading does not
+        return not ref["_in_alt"]
+    if kind not in ("changed", "extra") or not ref["_in_alt"]:
+        return False
+    expect = dict(ref, start=alt["start"], end=alt["end"])
+    return all(expect[f] == cool.get(f) for f in FIELDS)
+
+
+for _entry in KNOWN:
+    _entry["predicate"] = (lambda reason: lambda diff: _explained(diff, reason))(_entry["id"])
+
+
+def explain(diff):
+    """The id of the known difference that explains `diff`, or None."""
+    for entry in KNOWN:
+        if entry["predicate"](diff):
+            return entry["id"]
+    return None

@@ -1,0 +1,221 @@
+"""Reference implementation of `coolcal events --json`, using recurring-ical-events + icalendar.
+
+    reference_events.py [events] [--json] --tz ZONE --from YYYY-MM-DDTHH:MM:SSZ --to ... CAL...
+
+Prints coolcal's JSON document.  The library is queried with the window widened by 2 days each
+side; every occurrence is then converted to instants here (aware -> UTC, floating -> --tz, all-day
+dates -> local midnight in --tz) and filtered with coolcal's half-open overlap rule.
+
+Besides the library's values every occurrence carries an "RFC reading" (`alt_start`/`alt_end`,
+`alt_reasons`) wherever the library is known to deviate from RFC 5545; compare.py and
+known_differences.py use it.  The JSON printed by this script is the library's reading.
+"""
+import argparse, bisect, json, os, sys
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import icalendar
+import recurring_ical_events
+from dateutil import tz as dtz
+
+UTC = timezone.utc
+MARGIN = timedelta(days=2)
+
+
+def parse_utc(text):
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def fmt(instant):
+    return instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def load(path):
+    """(calendar name, icalendar.Calendar); a vdir directory is merged into one calendar."""
+    path = path.rstrip("/")
+    if not os.path.isdir(path):
+        with open(path, "rb") as f:
+            return os.path.basename(path), icalendar.Calendar.from_ical(f.read())
+    merged = icalendar.Calendar()
+    for name in sorted(os.listdir(path)):
+        if name.endswith(".ics"):
+            with open(os.path.join(path, name), "rb") as f:
+                for comp in icalendar.Calendar.from_ical(f.read()).subcomponents:
+                    merged.add_component(comp)
+    return os.path.basename(path), merged
+
+
+def lib_utc(value, zone):
+    """How the library's value maps to an instant: aware as is, floating/dates in `zone`."""
+    if not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=zone)  # fold=0: RFC 5545 3.3.5 gap/fold reading
+    return value.astimezone(UTC)
+
+
+def rfc_utc(value, zone):
+    """RFC 5545 3.3.5 reading: a wall time in a DST gap uses the offset from before the gap.
+    zoneinfo already does this (fold=0); VTIMEZONE-derived dateutil tzinfos do not."""
+    if isinstance(value, datetime) and value.tzinfo is not None and not isinstance(
+            value.tzinfo, (ZoneInfo, timezone)) and not dtz.datetime_exists(value):
+        before = value.tzinfo.utcoffset(value - timedelta(days=1))
+        return (value.replace(tzinfo=None) - before).replace(tzinfo=UTC)
+    return lib_utc(value, zone)
+
+
+class Raw:
+    """One occurrence as the library returned it (time-zone independent part)."""
+    __slots__ = ("calendar", "uid", "summary", "status", "transparent", "start", "end", "rid",
+                 "all_day", "end_rule")
+
+
+def describe(calendar, occ, recurring_uids):
+    adapter = occ._adapter
+    comp = adapter._component
+    raw = Raw()
+    raw.calendar, raw.uid = calendar, str(comp.get("UID"))
+    raw.summary = str(comp.get("SUMMARY", ""))
+    status = comp.get("STATUS")
+    raw.status = str(status).upper() if status is not None else None
+    raw.transparent = str(comp.get("TRANSP", "OPAQUE")).upper() == "TRANSPARENT"
+    raw.start, raw.end = occ.start, occ.end
+    raw.all_day = not isinstance(occ.start, datetime)
+    own = adapter.is_modification() and not adapter.this_and_future
+    if adapter.is_modification():
+        raw.rid = (occ.start - adapter.move_recurrences_by) if adapter.this_and_future \
+            else comp["RECURRENCE-ID"].dt
+        own = own or occ.start == adapter.start
+    else:
+        raw.rid = occ.start if raw.uid in recurring_uids else None
+        own = raw.rid is None
+    raw.end_rule = None  # how RFC 5545 says the end follows from the start, where it matters
+    if raw.all_day:
+        return raw
+    duration = comp.get("DURATION")
+    if own:
+        if duration is not None:
+            raw.end_rule = ("dur", duration.dt)
+        return raw
+    rdates = comp.get("RDATE", [])
+    for rdate in rdates if isinstance(rdates, list) else [rdates]:
+        for period in rdate.dts:
+            p = period.dt
+            if isinstance(p, tuple) and lib_utc(p[0], UTC) == lib_utc(occ.start, UTC):
+                raw.end_rule = ("dur", p[1]) if isinstance(p[1], timedelta) else None
+                return raw
+    if "DTEND" in comp:
+        raw.end_rule = ("dtend", comp["DTSTART"].dt, comp["DTEND"].dt)
+    elif duration is not None:
+        raw.end_rule = ("dur", duration.dt)
+    return raw
+
+
+class Reference:
+    def __init__(self, paths):
+        self.calendars = [load(p) for p in sorted(paths)]
+        self.recurring = {}
+        for name, cal in self.calendars:
+            self.recurring[name] = {str(c.get("UID")) for c in cal.walk("VEVENT")
+                                    if "RECURRENCE-ID" not in c and ("RRULE" in c or "RDATE" in c)}
+        self.queries = [(n, recurring_ical_events.of(c)) for n, c in self.calendars]
+
+    def raw(self, lo, hi):
+        """Library occurrences for [lo - 2 days, hi + 2 days), lo/hi aware UTC."""
+        a = (lo - MARGIN).replace(tzinfo=None)
+        b = (hi + MARGIN).replace(tzinfo=None)
+        return [describe(name, occ, self.recurring[name])
+                for name, q in self.queries for occ in q._occurrences_between(a, b)]
+
+
+class Occurrences:
+    """Raw occurrences converted for one --tz, indexed for fast window queries."""
+
+    def __init__(self, raws, tzname):
+        zone = ZoneInfo(tzname)
+        rows = []
+        for raw in raws:
+            s, e = lib_utc(raw.start, zone), lib_utc(raw.end, zone)
+            alt_s, alt_e, reasons = s, e, []
+            if not raw.all_day:
+                alt_s = rfc_utc(raw.start, zone)
+                rule = raw.end_rule
+                if rule and rule[0] == "dtend":
+                    alt_e = alt_s + (rfc_utc(rule[2], zone) - rfc_utc(rule[1], zone))
+                elif rule and rule[0] == "dur":
+                    alt_e = rfc_utc(raw.start + timedelta(days=rule[1].days), zone) + timedelta(
+                        seconds=rule[1].seconds)
+                else:
+                    alt_e = rfc_utc(raw.end, zone)
+                if alt_s != s:
+                    reasons.append("vtimezone-gap")
+                if alt_e - alt_s != e - s and rule:
+                    reasons.append("dtend-exact" if rule[0] == "dtend" else "duration-exact")
+                elif alt_e != e and "vtimezone-gap" not in reasons:
+                    reasons.append("vtimezone-gap")
+            rid = raw.rid
+            if rid is not None:
+                rid = rid.isoformat() if not isinstance(rid, datetime) else fmt(rfc_utc(rid, zone))
+            rows.append((min(s, alt_s), s, e, alt_s, alt_e, reasons, rid, raw))
+        rows.sort(key=lambda r: r[0])
+        self.rows = rows
+        self.keys = [r[0] for r in rows]
+        self.maxlen = max([max(r[2] - r[1], r[4] - r[3]) for r in rows] + [timedelta(0)])
+
+    def window(self, ws, we):
+        """Dicts for occurrences overlapping [ws, we) by the library's or the RFC's reading."""
+        out = []
+        lo = bisect.bisect_left(self.keys, ws - self.maxlen)
+        hi = bisect.bisect_left(self.keys, we)
+        for _, s, e, alt_s, alt_e, reasons, rid, raw in self.rows[lo:hi]:
+            in_lib, in_alt = overlaps(s, e, ws, we), overlaps(alt_s, alt_e, ws, we)
+            if not (in_lib or in_alt):
+                continue
+            d = as_json(raw, rid, s, e)
+            d["_in_lib"], d["_in_alt"], d["_start"] = in_lib, in_alt, s
+            if reasons:
+                d["_alt"] = {"start": fmt(alt_s), "end": fmt(alt_e), "reasons": reasons}
+            out.append(d)
+        out.sort(key=lambda d: (d["_start"], d["uid"], d["recurrence_id"] or ""))
+        return out
+
+
+def overlaps(s, e, ws, we):
+    if s == e:
+        return ws <= s < we
+    return s < we and e > ws
+
+
+def as_json(raw, rid, s, e):
+    return {"uid": raw.uid, "recurrence_id": rid, "summary": raw.summary, "calendar": raw.calendar,
+            "start": raw.start.isoformat() if raw.all_day else fmt(s),
+            "end": raw.end.isoformat() if raw.all_day else fmt(e),
+            "all_day": raw.all_day,
+            "busy": not raw.transparent and raw.status != "CANCELLED",
+            "transparent": raw.transparent, "status": raw.status}
+
+
+def document(ref, tzname, ws, we, raws=None):
+    """The coolcal JSON document (as a dict) for one query, by the library's reading."""
+    occ = Occurrences(ref.raw(ws, we) if raws is None else raws, tzname)
+    events = [{k: v for k, v in d.items() if not k.startswith("_")} for d in occ.window(ws, we)
+              if d["_in_lib"]]
+    return {"window": {"start": fmt(ws), "end": fmt(we)}, "events": events}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="accepted for coolcal compatibility")
+    ap.add_argument("--tz", required=True)
+    ap.add_argument("--from", dest="start", required=True)
+    ap.add_argument("--to", dest="end", required=True)
+    ap.add_argument("calendars", nargs="+")
+    argv = sys.argv[1:] if argv is None else argv
+    a = ap.parse_args(argv[1:] if argv[:1] == ["events"] else argv)  # drop-in for `coolcal events`
+    ws, we = parse_utc(a.start), parse_utc(a.end)
+    json.dump(document(Reference(a.calendars), a.tz, ws, we), sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
