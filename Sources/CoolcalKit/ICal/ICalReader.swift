@@ -36,11 +36,14 @@ public enum ICalReader {
     }
 
     private static func unreadableReason(_ data: Data) -> String {
-        let text = String(decoding: data, as: UTF8.self)
-        let begins = text.components(separatedBy: "BEGIN:").count - 1
-        let ends = text.components(separatedBy: "END:").count - 1 - begins
-        if begins > ends {
-            return "not a readable iCalendar file: truncated (\(begins - ends) BEGIN without END)"
+        var open: [String] = []
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:") { open.append(String(upper.dropFirst(6))) }
+            else if upper.hasPrefix("END:"), !open.isEmpty { open.removeLast() }
+        }
+        if let last = open.last {
+            return "not a readable iCalendar file: truncated (BEGIN:\(last) has no END:\(last))"
         }
         return "not a readable iCalendar file (libical could not parse it)"
     }

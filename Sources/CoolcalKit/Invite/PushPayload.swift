@@ -15,7 +15,7 @@ enum PushPayload {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            throw fail("not valid JSON (\(jsonProblem(error)))")
+            throw fail("not valid JSON: \(jsonProblem(data))")
         }
         guard case .object = root else {
             throw fail("expected a JSON object, found \(root.typeName)")
@@ -71,12 +71,21 @@ enum PushPayload {
         }
     }
 
-    /// Foundation's decoding errors carry "line N, column M" in their debug text.
-    private static func jsonProblem(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
+    /// JSONSerialization says where ("around character 15"); turn that into a line
+    /// and column people can find.
+    private static func jsonProblem(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return "nesting too deep or a number out of range"
+        } catch {
+            let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+            guard let range = text.range(of: " around character "),
+                  let offset = Int(text[range.upperBound...].prefix(while: \.isNumber)) else { return text }
+            let before = data.prefix(offset)
+            let line = before.filter { $0 == 0x0A }.count + 1
+            let column = before.count - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            let what = text[..<range.lowerBound].replacingOccurrences(of: " around ", with: "")
+            return what.prefix(1).lowercased() + what.dropFirst() + " at line \(line), column \(column)"
         }
-        return "\(error)"
     }
 }

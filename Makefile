@@ -1,0 +1,54 @@
+# coolcal — two commands on a fresh Debian machine with the Swift toolchain:
+#   make demo   install what is missing, build, run the main job on samples/
+#   make test   install what is missing, build, run every test
+SHELL := /bin/bash
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc
+PYENV := .build/pyenv
+COOLCAL := .build/debug/coolcal
+
+.PHONY: all deps pydeps build demo test unit differential lint-man clean
+
+all: build
+
+# Installs only the Debian packages that are missing (apt-get needs root: sudo otherwise).
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3 python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# The reference implementation for the differential test, in a venv under .build/.
+pydeps: $(PYENV)/.installed
+$(PYENV)/.installed: Tests/Differential/requirements.txt | deps
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/pip install -q --disable-pip-version-check -r Tests/Differential/requirements.txt
+	touch $@
+
+build: deps
+	$(SWIFT) build
+
+demo: build
+	@echo '$$ coolcal conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir'
+	@$(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
+	status=$$?; echo "(exit status $$status: 1 means busy)"; [ $$status -le 1 ]
+
+test: build pydeps lint-man differential unit
+
+lint-man: deps
+	mandoc -Tlint -W warning man/coolcal.1
+
+differential: build pydeps
+	$(PYENV)/bin/python Tests/Differential/compare.py --coolcal $(COOLCAL)
+
+unit: build
+	$(SWIFT) build --build-tests
+	COOLCAL_BIN=$(CURDIR)/$(COOLCAL) $(SWIFT) test
+
+clean:
+	rm -rf .build
