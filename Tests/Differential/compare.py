@@ -36,7 +36,9 @@ def run(cmd, timeout=120):
 
 def diff_sets(ref_list, cool_events):
     """Differences between the reference's and coolcal's occurrences of one window."""
-    ref_all = {key(d): d for d in ref_list}
+    ref_all = {}
+    for d in sorted(ref_list, key=lambda d: d["_in_lib"]):  # an in-window entry wins a key clash
+        ref_all[key(d)] = d
     diffs, cool = [], {}
     for d in ref_list:
         if d["_in_lib"] and ref_all[key(d)] is not d:

@@ -126,7 +126,9 @@ class Gen:
             if freq == "YEARLY":
                 parts.append(f"BYMONTH={start.month}")
             if freq == "MONTHLY" and r.random() < .4:
-                parts.append(f"BYMONTHDAY={start.day}" + (",%d" % r.randint(1, 28) if r.random() < .5 else ""))
+                last = (start + timedelta(days=1)).month != start.month
+                parts.append("BYMONTHDAY=-1" if last and r.random() < .5 else
+                             f"BYMONTHDAY={start.day}" + (",%d" % r.randint(1, 28) if r.random() < .5 else ""))
             else:
                 parts.append(f"BYDAY={nth}{days[start.weekday()]}")
         cand = [d.replace(tzinfo=None) for d in
@@ -177,7 +179,7 @@ class Gen:
                 w = start + timedelta(days=r.randint(1, 90), minutes=0 if form == "date" else 7)
                 f = form if form in ("date", "float") or r.random() < .5 else "utc"
                 v = w if f == form else instant(w, form).replace(tzinfo=None)
-                if form != "date" and r.random() < .4:
+                if form != "date" and not future and r.random() < .4:
                     e = (v + timedelta(minutes=r.choice([30, 150])))
                     ev = f"{e:%Y%m%dT%H%M%S}" + ("Z" if f == "utc" else "") if r.random() < .5 else \
                         dur_text(timedelta(minutes=r.choice([20, 95])))

@@ -30,7 +30,7 @@ public struct Config: Equatable {
     public static func parse(_ text: String, path: String, diagnostics: Diagnostics) throws -> Config {
         var config = Config()
         config.path = path
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let eq = line.firstIndex(of: "=") else {

@@ -37,12 +37,12 @@ public enum ICalReader {
 
     private static func unreadableReason(_ data: Data) -> String {
         var open: [String] = []
-        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let upper = line.uppercased()
             if upper.hasPrefix("BEGIN:") { open.append(String(upper.dropFirst(6))) }
             else if upper.hasPrefix("END:"), !open.isEmpty { open.removeLast() }
         }
-        if let last = open.last {
+        if let last = open.first {
             return "not a readable iCalendar file: truncated (BEGIN:\(last) has no END:\(last))"
         }
         return "not a readable iCalendar file (libical could not parse it)"
