@@ -14,43 +14,31 @@ from dateutil.rrule import rrulestr
 UTC = timezone.utc
 DST_ZONES = ["America/New_York", "Europe/Berlin", "Australia/Sydney"]
 START, END = datetime(2024, 1, 1), datetime(2026, 1, 1)  # span the windows cover
-VTZ = {  # custom TZID -> (IANA equivalent, VTIMEZONE body), rules valid 2008..
-    "Custom/Eastern": ("America/New_York", [
-        ("DAYLIGHT", "20070311T020000", "3;BYDAY=2SU", "-0500", "-0400"),
-        ("STANDARD", "20071104T020000", "11;BYDAY=1SU", "-0400", "-0500")]),
-    "Custom/Berlin": ("Europe/Berlin", [
-        ("DAYLIGHT", "19810329T020000", "3;BYDAY=-1SU", "+0100", "+0200"),
-        ("STANDARD", "19961027T030000", "10;BYDAY=-1SU", "+0200", "+0100")]),
-    "Custom/Sydney": ("Australia/Sydney", [
-        ("STANDARD", "20080406T030000", "4;BYDAY=1SU", "+1100", "+1000"),
-        ("DAYLIGHT", "20081005T020000", "10;BYDAY=1SU", "+1000", "+1100")]),
-}
+VTZ = {  # custom TZID -> (IANA equivalent, [(kind, DTSTART, BYMONTH..., from, to)]), rules valid 2008..
+    "Custom/Eastern": ("America/New_York", [("DAYLIGHT", "20070311T020000", "3;BYDAY=2SU", "-0500", "-0400"),
+                                            ("STANDARD", "20071104T020000", "11;BYDAY=1SU", "-0400", "-0500")]),
+    "Custom/Berlin": ("Europe/Berlin", [("DAYLIGHT", "19810329T020000", "3;BYDAY=-1SU", "+0100", "+0200"),
+                                        ("STANDARD", "19961027T030000", "10;BYDAY=-1SU", "+0200", "+0100")]),
+    "Custom/Sydney": ("Australia/Sydney", [("STANDARD", "20080406T030000", "4;BYDAY=1SU", "+1100", "+1000"),
+                                           ("DAYLIGHT", "20081005T020000", "10;BYDAY=1SU", "+1000", "+1100")])}
 WORDS = ["Standup", "Review", "Lunch", "Sync", "Yoga", "Dentist", "Planning", "Retro", "1:1",
          "Café", "Zürich trip", "会議", "Demo 🎉", "Budget, Q3", "A;B test", "Release\\notes"]
 
 
-def zone_of(form):
-    """IANA zone used to map a form's wall times (floating: New York for sanity checks)."""
-    if form.startswith("tz:"):
-        return ZoneInfo(form[3:])
-    if form.startswith("vtz:"):
-        return ZoneInfo(VTZ[form[4:]][0])
-    return ZoneInfo("America/New_York") if form == "float" else UTC
-
-
 def instant(wall, form):
-    return wall.replace(tzinfo=zone_of(form)).astimezone(UTC)
+    """UTC instant of a wall time in `form` (tz:IANA, vtz:custom, utc, float = New York here, date)."""
+    kind, _, name = form.partition(":")
+    zone = ZoneInfo(name if kind == "tz" else VTZ[name][0] if kind == "vtz" else
+                    "America/New_York" if kind == "float" else "UTC")
+    return wall.replace(tzinfo=zone).astimezone(UTC)
 
 
 def prop(name, wall, form, extra=""):
     """Content line for a DATE / DATE-TIME value of `wall` in `form`."""
     if form == "date":
         return f"{name}{extra};VALUE=DATE:{wall:%Y%m%d}"
-    if form == "utc":
-        return f"{name}{extra}:{wall:%Y%m%dT%H%M%S}Z"
-    if form == "float":
-        return f"{name}{extra}:{wall:%Y%m%dT%H%M%S}"
-    return f"{name}{extra};TZID={form.split(':', 1)[1]}:{wall:%Y%m%dT%H%M%S}"
+    tzid = f";TZID={form.split(':', 1)[1]}" if ":" in form else ""
+    return f"{name}{extra}{tzid}:{wall:%Y%m%dT%H%M%S}" + ("Z" if form == "utc" else "")
 
 
 def dur_text(td):
@@ -79,8 +67,7 @@ def fold(line):
 
 class Gen:
     def __init__(self, seed):
-        self.r = random.Random(seed)
-        self.n = 0
+        self.r, self.n = random.Random(seed), 0
 
     def summary(self):
         r = self.r
@@ -96,10 +83,8 @@ class Gen:
         return kind, timedelta(minutes=r.choice([15, 30, 45, 60, 90, 120, 180, 240, 480, 1500, 2880]))
 
     def end_lines(self, start, form, kind, td):
-        if kind == "none":
-            return []
-        if kind == "duration":
-            return [f"DURATION:{dur_text(td)}"]
+        if kind != "dtend":
+            return [f"DURATION:{dur_text(td)}"] if kind == "duration" else []
         end = start + td
         if form != "date":  # keep the exact (absolute) duration positive, e.g. around skipped hours
             while instant(end, form) <= instant(start, form) or (
@@ -156,12 +141,9 @@ class Gen:
             td = timedelta(minutes=r.choice([60, 90, 120, 180, 1440, 1500]))
         base = [f"UID:{uid}", "DTSTAMP:20240101T000000Z"]
         master = base + [prop("DTSTART", start, form)] + self.end_lines(start, form, kind, td)
-        master.append("SUMMARY:" + text(self.summary()))
-        if r.random() < .15:
-            master.append("TRANSP:TRANSPARENT")
+        master += ["SUMMARY:" + text(self.summary())] + ["TRANSP:TRANSPARENT"] * (r.random() < .15)
         st = r.choices([None, "CONFIRMED", "TENTATIVE", "CANCELLED"], [50, 30, 12, 8])[0]
-        if st:
-            master.append(f"STATUS:{st}")
+        master += [f"STATUS:{st}"] * bool(st)
         recurring = r.random() < .75 if recurring is None else recurring
         cand = [start]
         if recurring:
@@ -175,8 +157,8 @@ class Gen:
                 f = "utc" if form.startswith("tz:") and r.random() < .3 else form
                 master.append(prop("EXDATE", e if f == form else instant(e, form).replace(tzinfo=None), f))
         if r.random() < (.25 if recurring else .1):  # RDATEs, off the quarter hour so never on an instance
-            for _ in range(r.randint(1, 3)):
-                w = start + timedelta(days=r.randint(1, 90), minutes=0 if form == "date" else 7)
+            for days in sorted(set(r.randint(1, 90) for _ in range(r.randint(1, 3)))):  # distinct instants
+                w = start + timedelta(days=days, minutes=0 if form == "date" else 7)
                 f = form if form in ("date", "float") or r.random() < .5 else "utc"
                 v = w if f == form else instant(w, form).replace(tzinfo=None)
                 if form != "date" and not future and r.random() < .4:
@@ -195,11 +177,9 @@ class Gen:
 
     def override(self, base, inst, form, future):
         r = self.r
-        if form == "date":
-            shift = timedelta(days=r.choice([0, 1, -1, 2, 20]))
-        else:
-            shift = r.choice([timedelta(0), timedelta(hours=r.choice([1, -2, 5])),
-                              timedelta(days=r.choice([1, -1, 3])), timedelta(days=r.randint(10, 35))])
+        shift = timedelta(days=r.choice([0, 1, -1, 2, 20])) if form == "date" else r.choice(  # far: out of window
+            [timedelta(0), timedelta(hours=r.choice([1, -2, 5])), timedelta(days=r.choice([1, -1, 3])),
+             timedelta(days=r.randint(10, 35))])
         rf = "utc" if form.startswith("tz:") and r.random() < .25 else form
         rid = inst if rf == form else instant(inst, form).replace(tzinfo=None)
         lines = base + [prop("RECURRENCE-ID", rid, rf, ";RANGE=THISANDFUTURE" if future else ""),
@@ -207,18 +187,13 @@ class Gen:
         kind, td = self.duration(form)
         lines += self.end_lines(inst + shift, form, kind, td)
         lines.append("SUMMARY:" + text(self.summary() + " (moved)"))
-        if r.random() < .25 and not future:
-            lines.append("STATUS:CANCELLED")
-        if r.random() < .2:
-            lines.append("TRANSP:TRANSPARENT")
-        return lines
+        lines += ["STATUS:CANCELLED"] * (r.random() < .25 and not future)  # a cancelled instance
+        return lines + ["TRANSP:TRANSPARENT"] * (r.random() < .2)
 
     def start(self, form):
         r = self.r
         d = START - timedelta(days=90) + timedelta(days=r.randint(0, (END - START).days + 60))
-        if form == "date":
-            return d
-        return d + timedelta(minutes=15 * r.randint(0, 95))
+        return d if form == "date" else d + timedelta(minutes=15 * r.randint(0, 95))
 
     def dst_start(self, zone):
         """A wall time in, just before, or around a DST transition of `zone` (gap or fold)."""
@@ -256,14 +231,15 @@ def vcalendar(blocks, vtimezones=""):
 
 
 def vtimezone_blocks():
-    out = ""
-    for tzid, (_, parts) in VTZ.items():
-        out += f"BEGIN:VTIMEZONE\r\nTZID:{tzid}\r\n"
-        for kind, dt, rule, frm, to in parts:
-            out += (f"BEGIN:{kind}\r\nDTSTART:{dt}\r\nRRULE:FREQ=YEARLY;BYMONTH={rule}\r\n"
-                    f"TZOFFSETFROM:{frm}\r\nTZOFFSETTO:{to}\r\nEND:{kind}\r\n")
-        out += "END:VTIMEZONE\r\n"
-    return out
+    return "".join(f"BEGIN:VTIMEZONE\r\nTZID:{tzid}\r\n" + "".join(
+        f"BEGIN:{kind}\r\nDTSTART:{dt}\r\nRRULE:FREQ=YEARLY;BYMONTH={rule}\r\nTZOFFSETFROM:{frm}\r\n"
+        f"TZOFFSETTO:{to}\r\nEND:{kind}\r\n" for kind, dt, rule, frm, to in parts) + "END:VTIMEZONE\r\n"
+        for tzid, (_, parts) in VTZ.items())
+
+
+def write(path, text):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        f.write(text)
 
 
 def windows(r, n):
@@ -303,28 +279,23 @@ def generate(seed, out, events=2000, n_windows=200):
     for _ in range(max(1, int(events * .04))):  # VTIMEZONE-defined zones around their transitions
         tzid = r.choice(list(VTZ))
         files["tzdefs.ics"].append(g.series(g.uid("tzdefs"), "vtz:" + tzid, g.dst_start(VTZ[tzid][0]), dst=True))
-    dst = []
-    for _ in range(max(1, int(events * .18))):
-        z = r.choice(DST_ZONES)
+    files["dst.ics"] = []
+    for z in (r.choice(DST_ZONES) for _ in range(max(1, int(events * .18)))):  # around DST transitions
         form = r.choice([f"tz:{z}"] * 5 + ["float", "utc"])
-        dst.append(g.series(g.uid("dst"), form, g.dst_start(z), dst=True, recurring=r.random() < .8))
-    files["dst.ics"] = dst
+        files["dst.ics"].append(g.series(g.uid("dst"), form, g.dst_start(z), dst=True, recurring=r.random() < .8))
     files["range.ics"] = [g.series(g.uid("range"), f, g.start(f), future=True, recurring=True)
                           for f in (r.choice(["tz:Europe/Berlin", "utc", "date"]) for _ in range(max(1, events // 100)))]
     for name, series in files.items():
-        if name == "personal":
+        if name == "personal":  # vdir: one calendar file per UID
             for s in series:
-                uid = s[0][0][4:]
-                with open(os.path.join(out, name, uid.split("@")[0] + ".ics"), "w", newline="") as f:
-                    f.write(vcalendar(s))
+                write(os.path.join(out, name, s[0][0][4:].split("@")[0] + ".ics"), vcalendar(s))
         else:
-            with open(os.path.join(out, name), "w", newline="", encoding="utf-8") as f:
-                f.write(vcalendar([b for s in series for b in s], vtimezone_blocks() if name == "tzdefs.ics" else ""))
+            write(os.path.join(out, name),
+                  vcalendar([b for s in series for b in s], vtimezone_blocks() if name == "tzdefs.ics" else ""))
     wins = windows(random.Random(seed * 7919 + 1), n_windows)
-    with open(os.path.join(out, "windows.json"), "w") as f:
-        json.dump(wins, f, indent=0)
-    n = sum(len(s) for series in files.values() for s in series)
-    return sorted(os.path.join(out, n) for n in files), wins, n
+    write(os.path.join(out, "windows.json"), json.dumps(wins, indent=0))
+    vevents = sum(len(s) for series in files.values() for s in series)
+    return sorted(os.path.join(out, name) for name in files), wins, vevents
 
 
 def main():
@@ -335,8 +306,7 @@ def main():
     ap.add_argument("--windows", type=int, default=200)
     a = ap.parse_args()
     cals, wins, n = generate(a.seed, a.out, a.events, a.windows)
-    print(json.dumps({"calendars": cals, "vevents": n, "windows": os.path.join(a.out, "windows.json"),
-                      "window_count": len(wins)}, indent=1))
+    print(json.dumps({"calendars": cals, "vevents": n, "windows": len(wins)}))
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ struct Settings {
 
     init(_ common: CommonRequest, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
-        zone = try Settings.zone(flag: common.tz, config: config.tz, env: env.variables)
+        zone = try Settings.zone(common, config, env.variables, diagnostics)
         me = common.me.isEmpty ? config.me : common.me
         let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
         let color: Bool
@@ -70,16 +70,24 @@ struct Settings {
         now = env.now
     }
 
-    private static func zone(flag: String?, config: String?, env: [String: String]) throws -> TimeZone {
-        if let name = flag ?? config {
+    private static func zone(_ common: CommonRequest, _ config: Config, _ env: [String: String],
+                             _ diagnostics: Diagnostics) throws -> TimeZone {
+        if let name = common.tz {
             guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
-                throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: nil)
+                throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: common.command)
+            }
+            return zone.timeZone
+        }
+        if let name = config.tz {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw ConfigError(message: "\(config.path ?? "config"): tz '\(name)' is not a known time zone")
             }
             return zone.timeZone
         }
         if let tz = env["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
             if let zone = ZoneBook.systemZone(named: name) as? SystemZone { return zone.timeZone }
+            diagnostics.warn("TZ '\(tz)' is not a known time zone; using \(TimeZone.current.identifier)")
         }
         return TimeZone.current
     }

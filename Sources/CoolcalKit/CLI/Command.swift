@@ -13,6 +13,8 @@ public enum ColorChoice: String, Equatable, Sendable {
 
 /// Options shared by the commands that read calendars.
 public struct CommonRequest: Equatable {
+    /// The command these options belong to, for usage messages.
+    public var command: String?
     public var json = false
     public var tz: String?
     public var me: [String] = []
@@ -76,6 +78,7 @@ public enum CommandParser {
 
     private static func common(_ p: ParsedArguments, _ command: String) throws -> CommonRequest {
         var c = CommonRequest()
+        c.command = command
         c.json = p.has("json")
         c.tz = p.value("tz")
         c.me = p.all("me")

@@ -30,7 +30,7 @@ public enum CommandTable {
     static let json = OptionSpec("json", help: "print JSON for programs (see coolcal(1) for the fields)")
     static let tz = OptionSpec("tz", value: "ZONE", help: "zone for all-day dates, floating times and output (default: TZ, then the system zone)")
     static let me = OptionSpec("me", value: "ADDRESS", repeatable: true, help: "your calendar address; events you declined are free (repeatable; config: me)")
-    static let color = OptionSpec("color", value: "WHEN", help: "colour: auto (terminal only), always or never (NO_COLOR also turns it off)")
+    static let color = OptionSpec("color", value: "WHEN", help: "colour: auto (on a terminal unless NO_COLOR is set), always or never")
     static let help = OptionSpec("help", short: "h", help: "show this help")
 
     public static let conflicts = CommandSpec(
@@ -39,7 +39,7 @@ public enum CommandTable {
         summary: "report the busy events in an invitation's buffered window",
         options: [
             json, tz, me,
-            OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 0)"),
+            OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 1d, 0)"),
             OptionSpec("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)"),
             color, help,
         ],

@@ -46,6 +46,8 @@ enum ICalEventReader {
                 }
                 event.attendees.append(ICalAttendee(address: address, partstat: partstat))
             }
+        case ICAL_SEQUENCE_PROPERTY:
+            event.sequence = Int(icalproperty_get_sequence(prop))
         case ICAL_XLICERROR_PROPERTY:
             if let message = ICalWalk.copy(icalproperty_get_xlicerror(prop)) { event.problems.append(message) }
         case ICAL_X_PROPERTY:

@@ -73,6 +73,7 @@ public struct ICalEvent: Sendable {
     public var exdates: [ICalTime] = []
     public var attendees: [ICalAttendee] = []
     public var inviteID: String?
+    public var sequence: Int?
     /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
     public var problems: [String] = []
 

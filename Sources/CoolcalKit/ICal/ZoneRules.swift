@@ -37,7 +37,10 @@ extension ZoneRules {
 /// A zone from the system database (or a fixed one), through Foundation.
 public final class SystemZone: ZoneRules {
     public let timeZone: TimeZone
-    public var identifier: String { timeZone.identifier }
+    /// Foundation calls UTC "GMT"; people and RFC 5545 say UTC.
+    public var identifier: String {
+        timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier
+    }
 
     public init(_ timeZone: TimeZone) {
         self.timeZone = timeZone

@@ -17,14 +17,16 @@ enum ITIPInvite {
         guard let dtstart = event.start, dtstart.fields.isValid else {
             throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
         }
-        let diagnostics = Diagnostics()
+        for (name, value) in [("DTSTART", event.start), ("DTEND", event.end)] {
+            if let id = value?.tzid, calendar.zones.zone(for: id) == nil {
+                throw InviteError(file: file, message: "\(name) has an unknown time zone \"\(id)\"")
+            }
+        }
         let clock = EventClock(zones: calendar.zones, floating: SystemZone(floatingZone),
                                utc: SystemZone(TimeZone(secondsFromGMT: 0) ?? floatingZone),
-                               describe: file, diagnostics: diagnostics)
-        if let warning = diagnostics.warnings.first { throw InviteError(file: file, message: warning) }
+                               describe: file, diagnostics: Diagnostics())
         let length = InstanceLength.of(event, start: dtstart, clock: clock)
         let zone = clock.zone(of: dtstart)
-        if let warning = diagnostics.warnings.first { throw InviteError(file: file, message: warning) }
         let start = zone.utcSeconds(of: dtstart.fields)
         let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
         guard end >= start else { throw InviteError(file: file, message: "DTEND is before DTSTART") }

@@ -47,7 +47,8 @@ public struct ConflictsText {
         let bullet = style.unicode ? (faint ? "·" : "•") : (faint ? "-" : "*")
         let title = o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
         let cal = style.paint(o.calendar, CalendarColor.sgr(o.calendarColor))
-        let text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]  \(note)"
+        var text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]"
+        if !note.isEmpty { text += "  " + note }
         return (faint ? style.dim(text) : text) + "\n"
     }
 }
