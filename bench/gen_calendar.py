@@ -112,12 +112,12 @@ class Gen:
         self.locations = [fold("LOCATION:" + s) if s else b"" for s in LOCATIONS]
         self.descs = []
         for _ in range(400):
-            k = r.randint(3, 6)
+            k = r.randint(1, 4)
             self.descs.append(fold("DESCRIPTION:" + "\\n".join(r.sample(DESC_SENTENCES, k))))
         self.organizers = [fold(f'ORGANIZER;CN="{n}":mailto:{a}') for n, a in PEOPLE]
-        self.attendees = [fold(f'ATTENDEE;CN="{n}";CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;'
-                               f'PARTSTAT={p};RSVP=TRUE:mailto:{a}')
-                          for n, a in PEOPLE for p in PARTSTATS]
+        self.attendees = [[fold(f'ATTENDEE;CN="{n}";CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;'
+                                f'PARTSTAT={p};RSVP=TRUE:mailto:{a}') for p in PARTSTATS]
+                          for n, a in PEOPLE]
         self.masters = []  # (uid, zone, start datetime, freq, interval, count, until, exdates)
         self.late = []     # overrides emitted at the end of the file
         self.serial = 0
@@ -141,14 +141,15 @@ class Gen:
 
     def common(self, r, uid, created_day):
         c = self.days[created_day]
+        m = self.days[min(DAYS - 1, created_day + r.randint(1, 9))]
         out = [b"BEGIN:VEVENT\r\n", f"UID:{uid}\r\nDTSTAMP:{DTSTAMP}\r\n"
                f"CREATED:{c}T{self.hms[r.randrange(1440)]}Z\r\n"
-               f"LAST-MODIFIED:{c}T{self.hms[r.randrange(1440)]}Z\r\n".encode(),
+               f"LAST-MODIFIED:{m}T{self.hms[r.randrange(1440)]}Z\r\n".encode(),
                r.choice(self.summaries), r.choice(self.locations), r.choice(self.descs)]
-        n = r.choice((0, 0, 1, 2, 3, 4))
+        n = r.choice((0, 0, 0, 1, 2, 3))
         if n:
             out.append(r.choice(self.organizers))
-            out.extend(r.sample(self.attendees, n))
+            out.extend(r.choice(a) for a in r.sample(self.attendees, n))
         return out
 
     def status(self, r, out, transparent_p, cancelled_p=0.02):
@@ -229,7 +230,8 @@ class Gen:
             last = count
         elif kind < 0.75:
             last = r.choice((8, 20, 60, 150))
-            until = self.instance(start, freq, interval, last - 1)
+            # a day late, so that instance last-1 is in, whatever the zone's offset
+            until = self.instance(start, freq, interval, last - 1) + timedelta(days=1)
             rule += f";UNTIL={until:%Y%m%d}T235959Z"
         else:
             last = 500  # open-ended: only early instances get EXDATEs / overrides
@@ -251,11 +253,13 @@ class Gen:
     def override(self, r):
         uid, zone, start, freq, interval, last, exdates, length = r.choice(self.masters)
         ks = [k for k in range(1, last) if k not in exdates]
+        if not ks:
+            return None
         k = r.choice(ks)
         exdates.add(k)  # never two overrides of the same instance
         orig = self.instance(start, freq, interval, k)
         new = orig + timedelta(minutes=r.choice((-60, 30, 60, 120, 24 * 60)))
-        out = self.common(r, uid, (orig.date() - FIRST_DAY).days)
+        out = self.common(r, uid, min(DAYS - 1, (orig.date() - FIRST_DAY).days))
         out.append(self.dtv("RECURRENCE-ID", zone, orig))
         out.append(self.dtv("DTSTART", zone, new))
         out.append(self.dtv("DTEND", zone, new + timedelta(minutes=length)))
@@ -273,16 +277,16 @@ def generate(n, seed, path):
                 b"VERSION:2.0\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n"
                 + fold("X-WR-CALNAME:Bench calendar – coolcal 📅")
                 + b"".join(("\r\n".join(v) + "\r\n").encode() for v in VTIMEZONES.values()))
-        for _ in range(n - 0 if n else 0):
+        for _ in range(n):
             x = r.random()
-            if x < 0.01 and g.masters:
-                ev = g.override(r)
+            ev = g.override(r) if x < 0.01 and g.masters else None
+            if ev is not None:
                 if r.random() < 0.5:
                     g.late.append(ev)
                     continue
-            elif x < 0.09:
+            elif 0.01 <= x < 0.09:
                 ev = g.recurring(r)
-            elif x < 0.14:
+            elif 0.09 <= x < 0.14:
                 ev = g.all_day(r)
             else:
                 ev = g.timed(r)

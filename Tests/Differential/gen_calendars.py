@@ -283,8 +283,12 @@ def generate(seed, out, events=2000, n_windows=200):
     for z in (r.choice(DST_ZONES) for _ in range(max(1, int(events * .18)))):  # around DST transitions
         form = r.choice([f"tz:{z}"] * 5 + ["float", "utc"])
         files["dst.ics"].append(g.series(g.uid("dst"), form, g.dst_start(z), dst=True, recurring=r.random() < .8))
-    files["range.ics"] = [g.series(g.uid("range"), f, g.start(f), future=True, recurring=True)
-                          for f in (r.choice(["tz:Europe/Berlin", "utc", "date"]) for _ in range(max(1, events // 100)))]
+    files["range.ics"] = []  # RANGE=THISANDFUTURE, half of them shifting instances across a DST change
+    forms = ["tz:Europe/Berlin", "tz:America/New_York", "utc", "date"]
+    for f in (r.choice(forms) for _ in range(max(1, events // 80))):
+        near = f.startswith("tz:") and r.random() < .6
+        files["range.ics"].append(g.series(g.uid("range"), f, g.dst_start(f[3:]) if near else g.start(f),
+                                           dst=near, future=True, recurring=True))
     for name, series in files.items():
         if name == "personal":  # vdir: one calendar file per UID
             for s in series:

@@ -3,6 +3,10 @@
 Each entry is applied to a difference (see compare.py) and explains it only when coolcal agrees
 with the RFC reading that reference_events.py computes next to the library's value (`_alt`) and
 every reason for that reading is listed here.  Anything else stays a failure.
+
+Reference quirks the generator deliberately avoids (no RFC reading is modelled for them):
+EXDATE and RECURRENCE-ID also match an instance whose local wall time equals their UTC time
+(TZID=America/New_York EXDATE 20240305T090000 also drops an RDATE at 14:00 New York that day).
 """
 
 FIELDS = ("start", "end", "all_day", "summary", "busy")
@@ -38,6 +42,19 @@ KNOWN = [
                    "tzicalvtz, which maps a skipped local time with the offset *after* the gap "
                    "(Custom/Sydney 20241006T023000 -> 15:30Z; RFC: +10:00 -> 16:30Z). IANA TZIDs "
                    "(zoneinfo, fold=0) are right.",
+    },
+    {
+        "id": "thisandfuture-exact-shift",
+        "rfc": "RFC 5545 §3.8.4.4 (RECURRENCE-ID, RANGE=THISANDFUTURE): \"When the given recurrence "
+               "instance is rescheduled, all subsequent instances are also rescheduled by the same time "
+               "difference.\" Read as the exact difference of the two DATE-TIMEs, as DTEND - DTSTART "
+               "is an exact duration in §3.8.5.3.",
+        "reading": "JUDGEMENT CALL, the RFC does not say nominal or exact: the library adds the "
+                   "wall-clock difference DTSTART - RECURRENCE-ID (same TZID) to each later instance. "
+                   "E.g. DAILY 11:30 Europe/Berlin, RECURRENCE-ID;RANGE=THISANDFUTURE 20250314T113000 "
+                   "moved to 20250329T113000: the library puts the 2025-03-15 instance at "
+                   "2025-03-30 11:30 CEST = 09:30Z, the exact reading (15 x 24 h later) at 10:30Z. "
+                   "Drop this entry to require the wall-clock reading instead.",
     },
 ]
 IDS = {k["id"] for k in KNOWN}

@@ -67,7 +67,7 @@ def rfc_utc(value, zone):
 class Raw:
     """One occurrence as the library returned it (time-zone independent part)."""
     __slots__ = ("calendar", "uid", "summary", "status", "transparent", "start", "end", "rid",
-                 "all_day", "end_rule")
+                 "all_day", "end_rule", "shift")
 
 
 def describe(calendar, occ, recurring_uids):
@@ -82,10 +82,13 @@ def describe(calendar, occ, recurring_uids):
     raw.start, raw.end = occ.start, occ.end
     raw.all_day = not isinstance(occ.start, datetime)
     own = adapter.is_modification() and not adapter.this_and_future
+    raw.shift = None  # (DTSTART, RECURRENCE-ID) of a RANGE=THISANDFUTURE override moving this instance
     if adapter.is_modification():
         raw.rid = (occ.start - adapter.move_recurrences_by) if adapter.this_and_future \
             else comp["RECURRENCE-ID"].dt
         own = own or occ.start == adapter.start
+        if not own:
+            raw.shift = (comp["DTSTART"].dt, comp["RECURRENCE-ID"].dt)
     else:
         raw.rid = occ.start if raw.uid in recurring_uids else None
         own = raw.rid is None
@@ -139,19 +142,26 @@ class Occurrences:
             alt_s, alt_e, reasons = s, e, []
             if not raw.all_day:
                 alt_s = rfc_utc(raw.start, zone)
+                if alt_s != s:
+                    reasons.append("vtimezone-gap")
+                moved = timedelta(0)
+                if raw.shift:  # the override's start minus its RECURRENCE-ID, as an exact difference
+                    shifted = rfc_utc(raw.rid, zone) + rfc_utc(raw.shift[0], zone) - rfc_utc(raw.shift[1], zone)
+                    if shifted != alt_s:
+                        reasons.append("thisandfuture-exact-shift")
+                        moved, alt_s = shifted - alt_s, shifted
                 rule = raw.end_rule
                 if rule and rule[0] == "dtend":
                     alt_e = alt_s + (rfc_utc(rule[2], zone) - rfc_utc(rule[1], zone))
                 elif rule and rule[0] == "dur":
-                    alt_e = rfc_utc(raw.start + timedelta(days=rule[1].days), zone) + timedelta(
-                        seconds=rule[1].seconds)
+                    start0 = rfc_utc(raw.start, zone)
+                    alt_e = alt_s + (rfc_utc(raw.start + timedelta(days=rule[1].days), zone) - start0) + \
+                        timedelta(seconds=rule[1].seconds)
                 else:
-                    alt_e = rfc_utc(raw.end, zone)
-                if alt_s != s:
-                    reasons.append("vtimezone-gap")
+                    alt_e = rfc_utc(raw.end, zone) + moved
                 if alt_e - alt_s != e - s and rule:
                     reasons.append("dtend-exact" if rule[0] == "dtend" else "duration-exact")
-                elif alt_e != e and "vtimezone-gap" not in reasons:
+                elif alt_e != e and not reasons:
                     reasons.append("vtimezone-gap")
             rid = raw.rid
             if rid is not None:

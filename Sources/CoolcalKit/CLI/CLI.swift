@@ -41,6 +41,16 @@ public enum CLI {
         case .events(let request):
             let settings = try Settings(request.common, env, diagnostics)
             return try EventsCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
+        case .accept(let request):
+            let settings = try Settings(request.common, env, diagnostics)
+            return try AcceptCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
+        case .decline(let path):
+            let settings = try Settings(CommonRequest(command: "decline"), env, diagnostics)
+            let invite = try InviteLoader.load(path, floatingZone: settings.zone)
+            out.write("declined: \(invite.title) (id \(invite.id.text))\n")
+        case .merge(let request):
+            let settings = try Settings(request.common, env, diagnostics)
+            return try MergeCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
         }
         return .ok
     }
@@ -53,6 +63,7 @@ struct Settings {
     let config: Config
     let style: TextStyle
     let now: Date
+    let lockTimeout: TimeInterval
 
     init(_ common: CommonRequest, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
@@ -68,7 +79,13 @@ struct Settings {
         style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
                           unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
         now = env.now
+        lockTimeout = FileLock.timeout(environment: env.variables)
     }
+
+    /// The domain for UIDs of accepted invitations.
+    var domain: String { NewEvent.domain(configured: config.domain) }
+
+    func buffer(_ flag: Buffer?) -> Buffer { flag ?? config.buffer ?? .standard }
 
     private static func zone(_ common: CommonRequest, _ config: Config, _ env: [String: String],
                              _ diagnostics: Diagnostics) throws -> TimeZone {

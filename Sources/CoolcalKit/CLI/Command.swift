@@ -4,6 +4,34 @@ public enum Command: Equatable {
     case version
     case conflicts(ConflictsRequest)
     case events(EventsRequest)
+    case accept(AcceptRequest)
+    case decline(String)
+    case merge(MergeRequest)
+}
+
+public struct AcceptRequest: Equatable {
+    public var common = CommonRequest()
+    public var invite: String
+    public var calendars: [String]
+    public var buffer: Buffer?
+    public var ifFree = false
+    public var dryRun = false
+}
+
+/// What `merge` does with each invitation.
+public enum MergePolicy: String, Equatable, Sendable, CaseIterable {
+    case acceptIfFree = "accept-if-free"
+    case acceptAll = "accept-all"
+    case declineBusy = "decline-busy"
+    case report
+}
+
+public struct MergeRequest: Equatable {
+    public var common = CommonRequest()
+    public var spool: String
+    public var calendars: [String]
+    public var buffer: Buffer?
+    public var policy: MergePolicy = .acceptIfFree
 }
 
 /// When to colour output.
@@ -60,6 +88,21 @@ public enum CommandParser {
             let parsed = try ArgumentParser.parse(rest, spec: CommandTable.events)
             if parsed.has("help") { return .help("events") }
             return .events(try events(parsed))
+        case "accept":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.accept)
+            if parsed.has("help") { return .help("accept") }
+            return .accept(try accept(parsed))
+        case "decline":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.decline)
+            if parsed.has("help") { return .help("decline") }
+            guard parsed.operands.count == 1 else {
+                throw UsageError(parsed.operands.isEmpty ? "missing an invitation" : "decline takes one invitation", command: "decline")
+            }
+            return .decline(parsed.operands[0])
+        case "merge":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.merge)
+            if parsed.has("help") { return .help("merge") }
+            return .merge(try merge(parsed))
         default:
             if first.hasPrefix("-") {
                 throw UsageError("unknown option '\(first)' (options come after the command)", command: nil)
@@ -99,14 +142,49 @@ public enum CommandParser {
         var request = ConflictsRequest(invite: p.operands[0], calendars: Array(p.operands.dropFirst()))
         request.common = try common(p, "conflicts")
         request.quiet = p.has("quiet")
-        if let raw = p.value("buffer") {
-            guard let buffer = Buffer(parsing: raw) else {
-                throw UsageError("--buffer '\(raw)' is not a duration (e.g. 2h, 90m, 1h30m, 0)", command: "conflicts")
-            }
-            request.buffer = buffer
-        }
+        request.buffer = try buffer(p, "conflicts")
         if p.operands.dropFirst().contains("-") {
             throw UsageError("only the invitation can be read from standard input", command: "conflicts")
+        }
+        return request
+    }
+
+    private static func buffer(_ p: ParsedArguments, _ command: String) throws -> Buffer? {
+        guard let raw = p.value("buffer") else { return nil }
+        guard let buffer = Buffer(parsing: raw) else {
+            throw UsageError("--buffer '\(raw)' is not a duration (e.g. 2h, 90m, 1h30m, 0)", command: command)
+        }
+        return buffer
+    }
+
+    private static func accept(_ p: ParsedArguments) throws -> AcceptRequest {
+        guard p.operands.count >= 2 else {
+            let what = p.operands.isEmpty ? "an invitation and a calendar" : "a calendar to write to"
+            throw UsageError("missing \(what)", command: "accept")
+        }
+        if p.operands.dropFirst().contains("-") {
+            throw UsageError("only the invitation can be read from standard input", command: "accept")
+        }
+        var request = AcceptRequest(invite: p.operands[0], calendars: Array(p.operands.dropFirst()))
+        request.common = try common(p, "accept")
+        request.buffer = try buffer(p, "accept")
+        request.ifFree = p.has("if-free")
+        request.dryRun = p.has("dry-run")
+        return request
+    }
+
+    private static func merge(_ p: ParsedArguments) throws -> MergeRequest {
+        guard let spool = p.value("spool") else { throw UsageError("missing --spool DIR", command: "merge") }
+        guard !p.operands.isEmpty else { throw UsageError("missing a calendar", command: "merge") }
+        var request = MergeRequest(spool: spool, calendars: p.operands)
+        request.common = try common(p, "merge")
+        request.buffer = try buffer(p, "merge")
+        if let raw = p.value("policy") {
+            guard let policy = MergePolicy(rawValue: raw) else {
+                throw UsageError("--policy must be one of \(MergePolicy.allCases.map(\.rawValue).joined(separator: ", ")), not '\(raw)'",
+                                 command: "merge")
+            }
+            request.policy = policy
         }
         return request
     }

@@ -39,7 +39,7 @@ public enum CommandTable {
         summary: "report the busy events in an invitation's buffered window",
         options: [
             json, tz, me,
-            OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 1d, 0)"),
+            buffer,
             OptionSpec("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)"),
             color, help,
         ],
@@ -62,6 +62,43 @@ public enum CommandTable {
             "coolcal events --from 2022-08-20 --json work.ics",
         ])
 
+    static let buffer = OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 1d, 0)")
+
+    public static let accept = CommandSpec(
+        name: "accept",
+        usage: "coolcal accept [options] INVITE CAL [CAL...]",
+        summary: "write the invitation into the first calendar as a VEVENT, safely",
+        options: [
+            OptionSpec("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing"),
+            OptionSpec("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing"),
+            tz, me, buffer, help,
+        ],
+        examples: [
+            "coolcal accept invite.json ~/calendars/work.ics",
+            "coolcal accept --if-free invite.json ~/calendars/work.ics ~/calendars/family/",
+        ])
+
+    public static let decline = CommandSpec(
+        name: "decline",
+        usage: "coolcal decline [options] INVITE",
+        summary: "decline an invitation (never touches a calendar)",
+        options: [help],
+        examples: ["coolcal decline invite.json"])
+
+    public static let merge = CommandSpec(
+        name: "merge",
+        usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
+        summary: "answer every invitation in a spool directory by policy (for cron)",
+        options: [
+            OptionSpec("spool", value: "DIR", help: "the directory where invitations arrive (required)"),
+            OptionSpec("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report"),
+            tz, me, buffer, help,
+        ],
+        examples: [
+            "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
+            "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
+        ])
+
     public static let helpCommand = CommandSpec(
         name: "help",
         usage: "coolcal help [COMMAND]",
@@ -69,7 +106,7 @@ public enum CommandTable {
         options: [help],
         examples: ["coolcal help conflicts"])
 
-    public static let all: [CommandSpec] = [conflicts, events, helpCommand]
+    public static let all: [CommandSpec] = [conflicts, events, accept, decline, merge, helpCommand]
 
     public static func command(named name: String) -> CommandSpec? {
         all.first { $0.name == name }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// `$XDG_CONFIG_HOME/coolcal/config` (default `~/.config/coolcal/config`):
-/// `key = value` lines, `#` comments. Keys: `me` (repeatable), `buffer`, `tz`.
+/// `key = value` lines, `#` comments. Keys: `me` (repeatable), `buffer`, `tz`, `domain`.
 /// Flags override it.
 public struct Config: Equatable {
     public var me: [String] = []
     public var buffer: Buffer?
     public var tz: String?
+    /// The domain in UIDs of accepted invitations (`coolcal-invite-12@DOMAIN`).
+    public var domain: String?
     public var path: String?
 
     public init() {}
@@ -48,6 +50,8 @@ public struct Config: Equatable {
                 config.buffer = b
             case "tz":
                 config.tz = value
+            case "domain":
+                config.domain = value
             default:
                 diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
             }

@@ -17,6 +17,12 @@ public enum ExitStatus: Int32 {
         case is InviteError, is ICalError: return .dataError
         case is InputFileError: return .noInput
         case is ConfigError: return .config
+        case let e as WriteError:
+            switch e.kind {
+            case .cannotCreate: return .cantCreate
+            case .io: return .ioError
+            case .busy: return .tempFail
+            }
         default: return .ioError
         }
     }

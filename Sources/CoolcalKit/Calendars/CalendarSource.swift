@@ -17,7 +17,7 @@ public enum CalendarSource {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputFileError(kind: .missing, path: path, reason: "no such file or directory")
         }
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let name = displayName(path)
         if !isDirectory.boolValue {
             let calendar = try ICalReader.read(InputFile.read(path), file: path)
             return LoadedCalendar(name: name, color: calendar.color, files: [calendar])
@@ -36,6 +36,11 @@ public enum CalendarSource {
         }
         let color = metadata(path, "color") ?? calendars.lazy.compactMap(\.color).first
         return LoadedCalendar(name: name, color: color, files: calendars)
+    }
+
+    /// The name a calendar goes by in output: its file or directory base name.
+    public static func displayName(_ path: String) -> String {
+        URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// vdirsyncer keeps `color` and `displayname` files in a vdir.

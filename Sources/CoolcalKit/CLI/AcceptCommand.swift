@@ -1,0 +1,54 @@
+/// `coolcal accept [--if-free] [--dry-run] INVITE CAL [CAL...]`: writes into the
+/// first CAL; with `--if-free`, every CAL must be free in the buffered window.
+struct AcceptCommand {
+    let request: AcceptRequest
+    let settings: Settings
+    let diagnostics: Diagnostics
+
+    /// Thrown from inside the locked write to stop it when the window is busy.
+    private struct Busy: Error { let report: ConflictReport }
+
+    func run(_ out: TextSink) throws -> ExitStatus {
+        let invite = try InviteLoader.load(request.invite, floatingZone: settings.zone)
+        let event = NewEvent(accepting: invite, domain: settings.domain, now: settings.now)
+        let target = request.calendars[0]
+        let others = request.ifFree ? try settings.loadCalendars(Array(request.calendars.dropFirst())) : []
+        let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
+        let check: (ICalCalendar) throws -> Void = { calendar in
+            guard request.ifFree else { return }
+            let mine = LoadedCalendar(name: CalendarSource.displayName(target), color: calendar.color, files: [calendar])
+            let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
+            let occurrences = expander.occurrences(in: finder.window(for: invite), calendars: [mine] + others)
+            let report = finder.report(for: invite, occurrences: occurrences)
+            if !report.free { throw Busy(report: report) }
+        }
+        do {
+            if request.dryRun {
+                if let existing = try? InputFile.read(target), let calendar = try? ICalReader.read(existing, file: target) {
+                    try check(calendar)
+                    out.write(ICalWriter.vevent(event, lineEnding: CalendarText(bytes: [UInt8](existing)).lineEnding))
+                } else {
+                    try check(ICalCalendar(zones: ZoneBook()))
+                    out.write(ICalWriter.vevent(event))
+                }
+                return .ok
+            }
+            let outcome = try CalendarWriter(lockTimeout: settings.lockTimeout).write(event, to: target, check: check)
+            let what: String
+            switch outcome {
+            case .added: what = "added to \(target)"
+            case .updated: what = "updated in \(target)"
+            case .unchanged: what = "already in \(target), unchanged"
+            }
+            out.write("accepted: \(invite.title) (id \(invite.id.text)): \(what)\n")
+            return .ok
+        } catch let busy as Busy {
+            let n = busy.report.conflicts.count
+            out.write("not accepted: \(invite.title) (id \(invite.id.text)): \(n) conflict\(n == 1 ? "" : "s") in the window\n")
+            for c in busy.report.conflicts {
+                out.write("  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]\n")
+            }
+            return .busy
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// `coolcal merge --spool DIR [--policy P] CAL [CAL...]`: answers every pending
+/// invitation, reading the calendars once; an invitation accepted earlier in the run
+/// is busy time for the later ones. Accepted events go into the first CAL.
+struct MergeCommand {
+    let request: MergeRequest
+    let settings: Settings
+    let diagnostics: Diagnostics
+
+    func run(_ out: TextSink) throws -> ExitStatus {
+        let spool = Spool(directory: request.spool)
+        _ = try spool.pending()
+        let runLock = try FileLock(path: request.spool + "/.coolcal-merge.lock", timeout: settings.lockTimeout)
+        defer { runLock.unlock() }
+        let names = try spool.pending()
+        guard !names.isEmpty else { return .ok }
+        let calendars = try settings.loadCalendars(request.calendars)
+        let target = request.calendars[0]
+        let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
+        let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
+        let writer = CalendarWriter(lockTimeout: settings.lockTimeout)
+        var acceptedThisRun: [Occurrence] = []
+        var status = ExitStatus.ok
+        for name in names {
+            let path = request.spool + "/" + name
+            let invite: Invite
+            do {
+                invite = try InviteLoader.load(path, floatingZone: settings.zone)
+            } catch {
+                if request.policy != .report {
+                    try spool.finish(name, failed: true, note: "\(error)\n")
+                }
+                out.write("failed    \(name)\n")
+                diagnostics.warn("\(error)")
+                continue
+            }
+            let window = finder.window(for: invite)
+            let occurrences = expander.occurrences(in: window, calendars: calendars) + acceptedThisRun
+            let report = finder.report(for: invite, occurrences: occurrences)
+            let accept: Bool
+            switch request.policy {
+            case .acceptAll: accept = true
+            case .acceptIfFree, .declineBusy, .report: accept = report.free
+            }
+            let outcome: String
+            var detail = "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s")"
+            if request.policy == .report {
+                outcome = report.free ? "free" : "busy"
+            } else if accept {
+                do {
+                    let written = try writer.write(NewEvent(accepting: invite, domain: settings.domain, now: settings.now), to: target)
+                    detail += written == .unchanged ? "; already in \(target)" : "; written to \(target)"
+                } catch let error as WriteError {
+                    diagnostics.warn("\(name): not answered, left pending: \(error)")
+                    status = ExitStatus.of(error)
+                    continue
+                }
+                outcome = "accepted"
+                acceptedThisRun.append(occurrence(of: invite, span: report.span, calendar: target))
+            } else {
+                outcome = request.policy == .declineBusy ? "declined" : "busy"
+                if outcome == "busy" { detail += "; not accepted" }
+            }
+            if request.policy != .report {
+                try spool.finish(name, failed: false, note: note(outcome, invite, report))
+            }
+            let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
+            out.write("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
+        }
+        return status
+    }
+
+    /// What `done/NAME.outcome` holds: the answer and the conflicts it was based on.
+    private func note(_ outcome: String, _ invite: Invite, _ report: ConflictReport) -> String {
+        JSONWriter.string(.object([
+            ("outcome", .string(outcome)),
+            ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
+            ("report", JSONDocuments.conflicts(report)),
+        ]))
+    }
+
+    /// An invitation accepted in this run, as busy time for the next ones.
+    private func occurrence(of invite: Invite, span: TimeWindow, calendar: String) -> Occurrence {
+        Occurrence(uid: "coolcal-invite-\(invite.id.text)", recurrenceID: nil, summary: invite.title,
+                   calendar: CalendarSource.displayName(calendar), calendarColor: nil, start: invite.start,
+                   end: invite.end, startInstant: span.start, endInstant: span.end, allDay: invite.allDay,
+                   transparent: false, status: "CONFIRMED", declinedByOwner: false, inviteID: invite.id.text)
+    }
+}
