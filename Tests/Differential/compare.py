@@ -8,7 +8,7 @@ occurrence sets keyed by (calendar, uid, recurrence_id) on start/end/all_day/sum
 Differences explained by known_differences.py pass.  Exit 0 when every window passes, else 1.
 The last line is `differential: N passed, N failed`.
 """
-import argparse, collections, json, os, subprocess, sys, tempfile, time
+import argparse, collections, json, os, subprocess, sys, tempfile, time, traceback
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -124,11 +124,17 @@ def main():
                            + cals) for _, w, z in tasks]
 
     t1 = time.monotonic()
-    ref = ref_mod.Reference(cals)
     parse = ref_mod.parse_utc
-    raws = ref.raw(min(parse(w["start"]) for w in windows), max(parse(w["end"]) for w in windows))
-    per_zone = {z: ref_mod.Occurrences(raws, z) for z in zones}
-    ref_results = [per_zone[z].window(parse(w["start"]), parse(w["end"])) for _, w, z in tasks]
+    try:
+        ref = ref_mod.Reference(cals)
+        raws = ref.raw(min(parse(w["start"]) for w in windows), max(parse(w["end"]) for w in windows))
+        per_zone = {z: ref_mod.Occurrences(raws, z) for z in zones}
+        ref_results = [per_zone[z].window(parse(w["start"]), parse(w["end"])) for _, w, z in tasks]
+    except Exception:  # a broken reference fails every window, with the traceback
+        pool.shutdown(cancel_futures=True)
+        traceback.print_exc(file=sys.stdout)
+        print(f"differential: 0 passed, {len(tasks)} failed")
+        return 1
     ref_time = time.monotonic() - t1
     print(f"reference: {len(raws)} occurrences in the windows' span, {ref_time:.1f}s", flush=True)
 

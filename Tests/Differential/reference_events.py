@@ -146,7 +146,7 @@ class Occurrences:
                     reasons.append("vtimezone-gap")
                 moved = timedelta(0)
                 if raw.shift:  # the override's start minus its RECURRENCE-ID, as an exact difference
-                    shifted = rfc_utc(raw.rid, zone) + rfc_utc(raw.shift[0], zone) - rfc_utc(raw.shift[1], zone)
+                    shifted = rfc_utc(raw.rid, zone) + (rfc_utc(raw.shift[0], zone) - rfc_utc(raw.shift[1], zone))
                     if shifted != alt_s:
                         reasons.append("thisandfuture-exact-shift")
                         moved, alt_s = shifted - alt_s, shifted

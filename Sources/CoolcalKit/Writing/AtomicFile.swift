@@ -60,6 +60,18 @@ public enum AtomicFile {
         syncDirectory(dir)
     }
 
+    /// Deletes temp files a killed writer left beside `path`. Only call this while
+    /// holding the lock: then no live writer owns one.
+    public static func removeStaleTemporaries(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent).coolcal-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(dir + "/" + name)
+        }
+    }
+
     /// Makes a rename durable.
     public static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -40,6 +40,7 @@ public struct CalendarWriter {
     }
 
     private func edit(_ event: NewEvent, file: String, check: (ICalCalendar) throws -> Void) throws -> WriteOutcome {
+        AtomicFile.removeStaleTemporaries(of: file)
         for _ in 0..<attempts {
             let before = AtomicFile.status(file)
             let original = before == nil ? Data() : try InputFile.read(file)
@@ -60,7 +61,8 @@ public struct CalendarWriter {
     private func newContents(_ event: NewEvent, _ text: CalendarText, _ calendar: ICalCalendar,
                              file: String) throws -> (Data, WriteOutcome)? {
         let ending = text.lineEnding
-        if let (range, existing) = try findBlock(event, text) {
+        let present = calendar.events.contains { $0.uid == event.uid || $0.inviteID == event.inviteID }
+        if present, let (range, existing) = try findBlock(event, text) {
             if existing.summary == event.summary && occurrenceTime(existing.start) == event.start
                 && occurrenceTime(existing.end) == event.end {
                 return nil
@@ -84,11 +86,30 @@ public struct CalendarWriter {
     }
 
     /// The top-level VEVENT that holds this invitation (by UID or X-COOLCAL-INVITE-ID).
+    /// Blocks where the UID or marker appears verbatim are tried first; folded ones
+    /// (a long UID split over lines) only when none of those is it.
     private func findBlock(_ event: NewEvent, _ text: CalendarText) throws -> (Range<Int>, ICalEvent)? {
+        let blocks = text.veventBlocks()
+        let data = Data(text.bytes)
+        var hits: [Int] = []
+        for needle in [event.uid, "X-COOLCAL-INVITE-ID:\(event.inviteID)"] {
+            var from = data.startIndex
+            while let r = data.range(of: Data(needle.utf8), in: from..<data.endIndex) {
+                hits.append(r.lowerBound)
+                from = r.upperBound
+            }
+        }
+        let verbatim = blocks.filter { block in hits.contains { block.contains($0) } }
+        if let found = try match(event, text, verbatim) { return found }
         let marker = "X-COOLCAL-INVITE-ID:\(event.inviteID)"
-        for range in text.veventBlocks() {
-            let unfolded = text.unfolded(range)
-            guard unfolded.contains(event.uid) || unfolded.contains(marker) else { continue }
+        let folded = blocks.filter { block in
+            !verbatim.contains(block) && { $0.contains(event.uid) || $0.contains(marker) }(text.unfolded(block))
+        }
+        return try match(event, text, folded)
+    }
+
+    private func match(_ event: NewEvent, _ text: CalendarText, _ blocks: [Range<Int>]) throws -> (Range<Int>, ICalEvent)? {
+        for range in blocks {
             let wrapped = "BEGIN:VCALENDAR\r\n" + String(decoding: text.bytes[range], as: UTF8.self) + "END:VCALENDAR\r\n"
             guard let parsed = try? ICalReader.read(Data(wrapped.utf8), file: "block"),
                   let found = parsed.events.first(where: { $0.recurrenceID == nil }) else { continue }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Concurrent writers and killed processes: the calendar is always whole.
+@Suite(.serialized) struct DurabilityTests {
+    /// A 10,000-event calendar (CRLF), the size of a few years of a work calendar.
+    static func bigCalendar() throws -> (path: String, bytes: Data) {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for i in 0..<10_000 {
+            let day = 1 + i % 28, month = 1 + (i / 28) % 12, year = 2015 + i / 336
+            let stamp = String(format: "%04d%02d%02dT%02d0000Z", year, month, day, 8 + i % 9)
+            text += "BEGIN:VEVENT\r\nUID:event-\(i)@test\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:\(stamp)\r\n"
+            text += "DURATION:PT45M\r\nSUMMARY:Meeting \(i) — Überprüfung\r\nDESCRIPTION:"
+            text += String(repeating: "agenda item; ", count: 5) + "\r\nEND:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let data = Data(text.utf8)
+        return (try Binary.temp("big.ics", data), data)
+    }
+
+    func invite(_ id: Int) throws -> String {
+        let json = "{\"title\": \"Invite \(id)\", \"start\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T10:00:00Z\", \"end\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T11:00:00Z\", \"id\": \(id)}"
+        return try Binary.temp("invite-\(id).json", Data(json.utf8))
+    }
+
+    @Test func sixteenConcurrentAcceptsAllLand() throws {
+        let cal = try Binary.temp("shared.ics", try Data(contentsOf: URL(fileURLWithPath: Binary.sample("work.ics"))))
+        let before = try Data(contentsOf: URL(fileURLWithPath: cal))
+        var processes: [Process] = []
+        for id in 1...16 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Binary.path)
+            p.arguments = ["accept", try invite(id), cal]
+            p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "COOLCAL_LOCK_TIMEOUT": "60"]
+            p.standardOutput = FileHandle.nullDevice
+            processes.append(p)
+        }
+        for p in processes { try p.run() }
+        for p in processes { p.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let after = String(decoding: try Data(contentsOf: URL(fileURLWithPath: cal)), as: UTF8.self)
+        for id in 1...16 {
+            #expect(after.contains("X-COOLCAL-INVITE-ID:\(id)\r\n"), "invite \(id) missing")
+        }
+        let kept = String(decoding: before.dropLast("END:VCALENDAR\r\n".utf8.count), as: UTF8.self)
+        #expect(after.hasPrefix(kept), "the original bytes come first, unchanged")
+        let events = try Binary.run(["events", "--json", "--from", "2030-01-01", "--to", "2030-02-01", cal])
+        let list = try #require(try Binary.json(events.stdout)["events"] as? [[String: Any]])
+        #expect(list.filter { ($0["summary"] as? String)?.hasPrefix("Invite ") == true }.count == 16)
+    }
+
+    @Test func killedAcceptLeavesOldOrNew() throws {
+        let (cal, original) = try Self.bigCalendar()
+        let dir = URL(fileURLWithPath: cal).deletingLastPathComponent().path
+        let path = try invite(99)
+        // How long one accept takes here, to spread the kills over it.
+        let started = Date()
+        #expect(try Binary.run(["accept", path, cal]).status == 0)
+        let duration = Date().timeIntervalSince(started)
+        let expected = try Data(contentsOf: URL(fileURLWithPath: cal))
+        var generator = SystemRandomNumberGenerator()
+        var sawOld = 0, sawNew = 0
+        for _ in 0..<25 {
+            try original.write(to: URL(fileURLWithPath: cal))
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Binary.path)
+            p.arguments = ["accept", path, cal]
+            p.environment = ["XDG_CONFIG_HOME": "/nonexistent"]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            usleep(useconds_t(Double.random(in: 0...(duration * 1.2), using: &generator) * 1_000_000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            let now = try Data(contentsOf: URL(fileURLWithPath: cal))
+            if now == original { sawOld += 1 } else { sawNew += 1 }
+            // DTSTAMP differs from run to run; compare everything else.
+            #expect(now == original || stripStamp(now) == stripStamp(expected), "calendar is neither old nor old+event")
+        }
+        #expect(sawOld + sawNew == 25)
+        // A later accept cleans up what killed writers left behind and succeeds.
+        #expect(try Binary.run(["accept", path, cal]).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    private func stripStamp(_ data: Data) -> String {
+        String(decoding: data, as: UTF8.self).split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:2026") && !$0.hasPrefix("DTSTAMP:2027") }
+            .joined(separator: "\r\n")
+    }
+}
