@@ -176,6 +176,9 @@ public enum CommandParser {
     private static func merge(_ p: ParsedArguments) throws -> MergeRequest {
         guard let spool = p.value("spool") else { throw UsageError("missing --spool DIR", command: "merge") }
         guard !p.operands.isEmpty else { throw UsageError("missing a calendar", command: "merge") }
+        if p.operands.contains("-") {
+            throw UsageError("calendars cannot be read from standard input", command: "merge")
+        }
         var request = MergeRequest(spool: spool, calendars: p.operands)
         request.common = try common(p, "merge")
         request.buffer = try buffer(p, "merge")

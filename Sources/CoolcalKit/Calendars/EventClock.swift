@@ -6,7 +6,11 @@ struct EventClock {
     let floating: ZoneRules
     let utc: ZoneRules
     let describe: String
+    /// Warnings about the event as a whole (caps, rules libical refuses).
     let diagnostics: Diagnostics
+    /// Zone warnings, shown only when the event has an occurrence in the window, so
+    /// that reading fewer events (the pre-filter) never changes what is printed.
+    var zoneDiagnostics: Diagnostics? = nil
 
     /// The zone that a value's wall-clock fields are read in.
     func zone(of time: ICalTime) -> ZoneRules {
@@ -16,7 +20,7 @@ struct EventClock {
         case .floating: return floating
         case .zoned(let id):
             if let zone = zones.zone(for: id) { return zone }
-            diagnostics.warn("\(describe): unknown time zone \"\(id)\"; its times are read in \(floating.identifier)")
+            (zoneDiagnostics ?? diagnostics).warn("\(describe): unknown time zone \"\(id)\"; its times are read in \(floating.identifier)")
             return floating
         }
     }

@@ -22,7 +22,31 @@ struct EventExpansion {
         case instant(Int64)
     }
 
+    /// Zone warnings of this UID, forwarded only when it has occurrences in the window.
+    private let zoneWarnings = Diagnostics()
+
+    init(master: ICalEvent?, overrides: [ICalEvent], zones: ZoneBook, calendar: LoadedCalendar,
+         expander: OccurrenceExpander) {
+        self.master = master
+        self.overrides = overrides
+        self.zones = zones
+        self.calendar = calendar
+        self.expander = expander
+    }
+
     func occurrences(in window: TimeWindow) -> [Occurrence] {
+        let result = expand(in: window)
+        if !result.isEmpty {
+            for warning in zoneWarnings.warnings { expander.diagnostics.warn(warning) }
+        }
+        return result
+    }
+
+    private func clock(for event: ICalEvent) -> EventClock {
+        expander.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: zoneWarnings)
+    }
+
+    private func expand(in window: TimeWindow) -> [Occurrence] {
         var result: [Occurrence] = []
         var replaced: Set<OriginalKey> = []
         var ranges: [Override] = []
@@ -34,7 +58,7 @@ struct EventExpansion {
         }
         ranges.sort { $0.key < $1.key }
         guard let master, let dtstart = usableStart(master) else { return result }
-        let clock = expander.clock(for: master, zones: zones, calendar: calendar)
+        let clock = clock(for: master)
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
         let widen = ranges.map { abs($0.shift) + $0.length.bound }.max() ?? 0
@@ -75,7 +99,7 @@ struct EventExpansion {
 
     private func parse(_ event: ICalEvent) -> Override? {
         guard let rid = event.recurrenceID, let start = usableStart(event) else { return nil }
-        let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+        let clock = clock(for: event)
         let length = InstanceLength.of(event, start: start, clock: clock)
         if rid.isDate {
             return Override(event: event, key: .date(rid.fields), shift: Int64(start.fields.days(since: rid.fields)),
@@ -122,7 +146,7 @@ struct EventExpansion {
         let startTime: OccurrenceTime
         let endTime: OccurrenceTime
         if allDay {
-            let zone = expander.clock(for: event, zones: zones, calendar: calendar).floating
+            let zone = clock(for: event).floating
             let endFields = zone.localFields(ofUTC: end).dateOnly
             startTime = .date(raw.fields.dateOnly)
             endTime = .date(endFields > raw.fields.dateOnly ? endFields : raw.fields.dateOnly)

@@ -58,9 +58,11 @@ public struct OccurrenceExpander {
         return result
     }
 
-    func clock(for event: ICalEvent, zones: ZoneBook, calendar: LoadedCalendar) -> EventClock {
+    func clock(for event: ICalEvent, zones: ZoneBook, calendar: LoadedCalendar,
+               zoneDiagnostics: Diagnostics? = nil) -> EventClock {
         let what = "\(calendar.name): event \"\(event.summary ?? "(no title)")\" (\(event.uid ?? "no UID"))"
-        return EventClock(zones: zones, floating: floating, utc: utc, describe: what, diagnostics: diagnostics)
+        return EventClock(zones: zones, floating: floating, utc: utc, describe: what, diagnostics: diagnostics,
+                          zoneDiagnostics: zoneDiagnostics)
     }
 
     func declined(_ event: ICalEvent) -> Bool {

@@ -22,7 +22,7 @@ public final class FileLock {
             if Date() >= deadline {
                 close(fd)
                 throw WriteError(kind: .busy, path: path,
-                                 message: "locked by another coolcal for more than \(Int(timeout)) s; try again later")
+                                 message: "locked by another coolcal for more than \(String(format: "%g", timeout)) s; try again later")
             }
             usleep(20_000)
         }
