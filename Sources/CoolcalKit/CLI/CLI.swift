@@ -113,7 +113,8 @@ struct Settings {
         ExpansionOptions(floatingZone: zone, me: me)
     }
 
-    func loadCalendars(_ paths: [String]) throws -> [LoadedCalendar] {
-        try paths.map(CalendarSource.load(path:))
+    /// Reads calendars; with a window, only what may reach it is parsed.
+    func loadCalendars(_ paths: [String], window: TimeWindow? = nil) throws -> [LoadedCalendar] {
+        try paths.map { try CalendarSource.load(path: $0, window: window) }
     }
 }

@@ -6,9 +6,9 @@ struct ConflictsCommand {
 
     func run(_ out: TextSink) throws -> ExitStatus {
         let invite = try InviteLoader.load(request.invite, floatingZone: settings.zone)
-        let calendars = try settings.loadCalendars(request.calendars)
-        let finder = ConflictFinder(buffer: request.buffer ?? settings.config.buffer ?? .standard, zone: settings.zone)
+        let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
         let window = finder.window(for: invite)
+        let calendars = try settings.loadCalendars(request.calendars, window: window)
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
         let report = finder.report(for: invite, occurrences: expander.occurrences(in: window, calendars: calendars))
         if !request.quiet {

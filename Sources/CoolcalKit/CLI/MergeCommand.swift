@@ -15,18 +15,21 @@ struct MergeCommand {
         defer { runLock.unlock() }
         let names = try spool.pending()
         guard !names.isEmpty else { return .ok }
-        let calendars = try settings.loadCalendars(request.calendars)
-        let target = request.calendars[0]
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
+        let invites = names.map { name in Result { try InviteLoader.load(request.spool + "/" + name, floatingZone: settings.zone) } }
+        // One read of the calendars for the whole run, limited to the span of all windows.
+        let windows = invites.compactMap { try? finder.window(for: $0.get()) }
+        let envelope = windows.isEmpty ? nil : TimeWindow(start: windows.map(\.start).min() ?? 0, end: windows.map(\.end).max() ?? 0)
+        let calendars = try settings.loadCalendars(request.calendars, window: envelope)
+        let target = request.calendars[0]
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
         let writer = CalendarWriter(lockTimeout: settings.lockTimeout)
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
-        for name in names {
-            let path = request.spool + "/" + name
+        for (name, loaded) in zip(names, invites) {
             let invite: Invite
             do {
-                invite = try InviteLoader.load(path, floatingZone: settings.zone)
+                invite = try loaded.get()
             } catch {
                 if request.policy != .report {
                     try spool.finish(name, failed: true, note: "\(error)\n")

@@ -12,14 +12,15 @@ public struct LoadedCalendar {
 /// Loads calendars from paths.
 public enum CalendarSource {
     /// Reads a file or every `*.ics` in a directory (sorted, hidden files skipped).
-    public static func load(path: String) throws -> LoadedCalendar {
+    /// With a `window`, only what may reach it is parsed (see `ICalPreFilter`).
+    public static func load(path: String, window: TimeWindow? = nil) throws -> LoadedCalendar {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputFileError(kind: .missing, path: path, reason: "no such file or directory")
         }
         let name = displayName(path)
         if !isDirectory.boolValue {
-            let calendar = try ICalReader.read(InputFile.read(path), file: path)
+            let calendar = try ICalReader.read(InputFile.read(path), file: path, window: window)
             return LoadedCalendar(name: name, color: calendar.color, files: [calendar])
         }
         let entries: [String]
@@ -32,7 +33,7 @@ public enum CalendarSource {
         var calendars: [ICalCalendar] = []
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
-            calendars.append(try ICalReader.read(InputFile.read(full), file: full))
+            calendars.append(try ICalReader.read(InputFile.read(full), file: full, window: window))
         }
         let color = metadata(path, "color") ?? calendars.lazy.compactMap(\.color).first
         return LoadedCalendar(name: name, color: color, files: calendars)

@@ -5,7 +5,10 @@ import Foundation
 public enum ICalReader {
     /// Parses a whole calendar file. Empty (or blank) text is an empty calendar;
     /// anything libical cannot make a calendar of is an `ICalError` naming `file`.
-    public static func read(_ data: Data, file: String) throws -> ICalCalendar {
+    /// With a `window`, events that provably cannot reach it are dropped before
+    /// libical sees them (`ICalPreFilter`); the answers for that window are the same.
+    public static func read(_ input: Data, file: String, window: TimeWindow? = nil) throws -> ICalCalendar {
+        var data = input
         if data.contains(0) {
             throw ICalError(file: file, message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")
         }
@@ -16,6 +19,7 @@ public enum ICalReader {
                 || firstLine(of: data).uppercased().hasPrefix("BEGIN:") else {
             throw ICalError(file: file, message: "not an iCalendar file (line 1 is not BEGIN:VCALENDAR)")
         }
+        if let window { data = ICalPreFilter.filter(data, window: window) }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         bytes.append(0)

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import CoolcalKit
+
+/// The pre-filter must never change an answer: both paths run on seeded, generated
+/// calendars full of awkward shapes, over many windows, and must agree exactly.
+@Suite struct PreFilterTests {
+    /// SplitMix64: a small, seeded, reproducible generator.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func stamp(_ s: Int64, _ form: Int) -> String {
+        let f = CivilDateTime(utcSeconds: s)
+        let date = String(format: "%04d%02d%02d", f.year, f.month, f.day)
+        let time = String(format: "T%02d%02d%02d", f.hour, f.minute, f.second)
+        switch form {
+        case 0: return ":" + date + time + "Z"
+        case 1: return ";TZID=America/New_York:" + date + time
+        case 2: return ":" + date + time
+        case 3: return ";VALUE=DATE:" + date
+        case 4: return ";TZID=Australia/Sydney:" + date + time
+        default: return ";X-ODD=1:" + date + time + "Z"
+        }
+    }
+
+    /// A calendar of `count` events between 2023 and 2025 with every shape the filter
+    /// must either skip correctly or keep.
+    static func calendar(seed: UInt64, count: Int) -> String {
+        var rng = Seeded(state: seed)
+        let base: Int64 = 1_672_531_200 // 2023-01-01
+        var out = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        for i in 0..<count {
+            let start = base + Int64.random(in: 0..<(2 * 365 * 86_400), using: &rng) / 900 * 900
+            var form = Int.random(in: 0..<6, using: &rng)
+            let shape = Int.random(in: 0..<14, using: &rng)
+            if shape == 3 { form = 3 }
+            let dt = stamp(start, form)
+            var lines = ["UID:e\(i)@t", "DTSTAMP:20230101T000000Z", "SUMMARY:Event \(i)"]
+            lines.append(shape == 9 ? "dtstart" + dt : "DTSTART" + dt)
+            switch shape {
+            case 0: lines.append("DTEND" + stamp(start + 3600 * Int64.random(in: 0...30, using: &rng), form == 3 ? 3 : form))
+            case 1: lines.append("DURATION:PT\(Int.random(in: 0...90, using: &rng))M")
+            case 2: lines.append("DURATION:P\(Int.random(in: 1...10, using: &rng))D")
+            case 3: lines.append("DTEND;VALUE=DATE:" + stamp(start + 86_400 * Int64.random(in: 1...5, using: &rng), 3).dropFirst(12))
+            case 4: lines.append("RRULE:FREQ=WEEKLY;COUNT=\(Int.random(in: 1...20, using: &rng))")
+            case 5: lines.append("RRULE:FREQ=DAILY;INTERVAL=3")
+                lines.append("EXDATE" + stamp(start + 3 * 86_400, form == 3 ? 3 : form))
+            case 6: lines.append("RDATE" + stamp(start + 40 * 86_400, form == 3 ? 3 : form))
+            case 7: lines.append("BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM")
+                lines.append("DTEND" + stamp(start + 1800, form == 3 ? 3 : form))
+            case 8: lines[lines.count - 1] = "DTSTART" + dt.prefix(10) + "\r\n " + dt.dropFirst(10)
+            case 10: lines.append("TRANSP:TRANSPARENT")
+                lines.append("DURATION:-PT1H")
+            case 11: lines.append("DTEND" + stamp(start + 365 * 86_400, form == 3 ? 3 : form))
+            case 12: lines.append("STATUS:CANCELLED")
+            default: break
+            }
+            out += "BEGIN:VEVENT\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VEVENT\r\n"
+            if shape == 4 && i % 3 == 0 {
+                // An override moved far away from its instance, into other windows.
+                out += "BEGIN:VEVENT\r\nUID:e\(i)@t\r\nDTSTAMP:20230101T000000Z\r\nRECURRENCE-ID" + dt
+                    + "\r\nDTSTART" + stamp(start + 100 * 86_400, form) + "\r\nSUMMARY:Moved \(i)\r\nEND:VEVENT\r\n"
+            }
+        }
+        return out + "END:VCALENDAR\r\n"
+    }
+
+    func occurrences(_ text: String, _ window: TimeWindow, filtered: Bool) throws -> ([String], [String]) {
+        let diagnostics = Diagnostics()
+        let calendar = try ICalReader.read(Data(text.utf8), file: "g.ics", window: filtered ? window : nil)
+        let loaded = LoadedCalendar(name: "g.ics", color: nil, files: [calendar])
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let found = OccurrenceExpander(options: ExpansionOptions(floatingZone: zone), diagnostics: diagnostics)
+            .occurrences(in: window, calendars: [loaded])
+        let described = found.map {
+            "\($0.uid ?? "-") \($0.recurrenceID?.jsonString ?? "-") \($0.start.jsonString) \($0.end.jsonString) \($0.summary ?? "-") \($0.busy)"
+        }
+        return (described, diagnostics.warnings)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func bothPathsAgree(seed: UInt64) throws {
+        let text = Self.calendar(seed: seed, count: 1200)
+        var rng = Seeded(state: seed * 7919)
+        var compared = 0, dropped = 0
+        for _ in 0..<40 {
+            let start = 1_672_531_200 + Int64.random(in: 0..<(800 * 86_400), using: &rng)
+            let window = TimeWindow(start: start, end: start + Int64.random(in: 0...(20 * 86_400), using: &rng))
+            let full = try occurrences(text, window, filtered: false)
+            let fast = try occurrences(text, window, filtered: true)
+            #expect(full.0 == fast.0, "window \(window)")
+            #expect(full.1 == fast.1, "warnings in window \(window)")
+            compared += full.0.count
+            dropped += text.utf8.count - ICalPreFilter.filter(Data(text.utf8), window: window).count
+        }
+        #expect(compared > 100, "the windows saw real events")
+        #expect(dropped > 0, "the filter dropped something")
+    }
+
+    @Test func keepsWhatItCannotJudge() {
+        let window = TimeWindow(start: 1_700_000_000, end: 1_700_003_600)
+        let kept = [
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20200101T000000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:b\r\nDTSTART:2020010\r\n 1T000000Z\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:c\r\nDTSTART;X-P=1:20200101T000000Z\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:d\r\nDTSTART:20200101T000000Z\r\nDTEND:20300101T000000Z\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:notadate\r\nEND:VEVENT\r\n",
+        ]
+        let dropped = "BEGIN:VEVENT\r\nUID:z\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
+        // Badly nested: kept, and nothing after it is judged any more.
+        let broken = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20200101T000000Z\r\nBEGIN:VALARM\r\nEND:VEVENT\r\n"
+        let text = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + broken + dropped + "END:VCALENDAR\r\n"
+        let out = String(decoding: ICalPreFilter.filter(Data(text.utf8), window: window), as: UTF8.self)
+        #expect(out == "BEGIN:VCALENDAR\r\n" + kept.joined() + broken + dropped + "END:VCALENDAR\r\n")
+    }
+
+    @Test func truncatedFilesStayErrors() {
+        let window = TimeWindow(start: 1_700_000_000, end: 1_700_003_600)
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:z\r\nDTSTART:20200101T000000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:y\r\n"
+        #expect(throws: ICalError.self) { try ICalReader.read(Data(text.utf8), file: "t.ics", window: window) }
+        #expect(throws: ICalError.self) { try ICalReader.read(Data(text.utf8), file: "t.ics") }
+    }
+}
