@@ -40,7 +40,7 @@ import Testing
         for i in 0..<count {
             let start = base + Int64.random(in: 0..<(2 * 365 * 86_400), using: &rng) / 900 * 900
             var form = Int.random(in: 0..<6, using: &rng)
-            let shape = Int.random(in: 0..<14, using: &rng)
+            let shape = Int.random(in: 0..<17, using: &rng)
             if shape == 3 { form = 3 }
             let dt = stamp(start, form)
             var lines = ["UID:e\(i)@t", "DTSTAMP:20230101T000000Z", "SUMMARY:Event \(i)"]
@@ -61,6 +61,11 @@ import Testing
                 lines.append("DURATION:-PT1H")
             case 11: lines.append("DTEND" + stamp(start + 365 * 86_400, form == 3 ? 3 : form))
             case 12: lines.append("STATUS:CANCELLED")
+            case 13: lines.append("RRULE:FREQ=WEEKLY;INTERVAL=2;UNTIL=" + stamp(start + 200 * 86_400, 0).dropFirst())
+                lines.append("DURATION:PT2H")
+            case 14: lines.append("RRULE:FREQ=MONTHLY;COUNT=6")
+            case 15: lines.append("RRULE:FREQ=DAILY;INTERVAL=\(Int.random(in: 1...9, using: &rng))")
+                lines.append("DTEND" + stamp(start + 5400, form == 3 ? 3 : form))
             default: break
             }
             out += "BEGIN:VEVENT\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VEVENT\r\n"
@@ -108,13 +113,16 @@ import Testing
     @Test func keepsWhatItCannotJudge() {
         let window = TimeWindow(start: 1_700_000_000, end: 1_700_003_600)
         let kept = [
-            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20200101T000000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20200101T000000Z\r\nRRULE:FREQ=DAILY;BYHOUR=23\r\nEND:VEVENT\r\n",
+            "BEGIN:VEVENT\r\nUID:w\r\nDTSTART:20231107T220000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n",
             "BEGIN:VEVENT\r\nUID:b\r\nDTSTART:2020010\r\n 1T000000Z\r\nEND:VEVENT\r\n",
             "BEGIN:VEVENT\r\nUID:c\r\nDTSTART;X-P=1:20200101T000000Z\r\nEND:VEVENT\r\n",
             "BEGIN:VEVENT\r\nUID:d\r\nDTSTART:20200101T000000Z\r\nDTEND:20300101T000000Z\r\nEND:VEVENT\r\n",
             "BEGIN:VEVENT\r\nUID:f\r\nDTSTART:notadate\r\nEND:VEVENT\r\n",
         ]
+        // Out of the window: a single event, and a weekly series whose instances all miss it.
         let dropped = "BEGIN:VEVENT\r\nUID:z\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:y\r\nDTSTART:20231108T220000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n"
         // Badly nested: kept, and nothing after it is judged any more.
         let broken = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20200101T000000Z\r\nBEGIN:VALARM\r\nEND:VEVENT\r\n"
         let text = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + broken + dropped + "END:VCALENDAR\r\n"

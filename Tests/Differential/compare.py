@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # keep __pycache__ out of the source tree
 import gen_calendars  # noqa: E402
 import known_differences  # noqa: E402
 import reference_events as ref_mod  # noqa: E402

@@ -40,8 +40,9 @@ KNOWN = [
                "using the UTC offset before the gap in local times.\"",
         "reading": "With a custom TZID defined by a VTIMEZONE block, icalendar uses dateutil's "
                    "tzicalvtz, which maps a skipped local time with the offset *after* the gap "
-                   "(Custom/Sydney 20241006T023000 -> 15:30Z; RFC: +10:00 -> 16:30Z). IANA TZIDs "
-                   "(zoneinfo, fold=0) are right.",
+                   "(Custom/Sydney 20241006T023000 -> 15:30Z; RFC: +10:00 -> 16:30Z); such an instance "
+                   "can also wrongly pass UNTIL (DAILY 02:45 Custom/Eastern, UNTIL=20250309T074400Z keeps "
+                   "2025-03-09 02:45 = 07:45Z). IANA TZIDs (zoneinfo, fold=0) are right.",
     },
     {
         "id": "thisandfuture-exact-shift",

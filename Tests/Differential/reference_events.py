@@ -67,7 +67,7 @@ def rfc_utc(value, zone):
 class Raw:
     """One occurrence as the library returned it (time-zone independent part)."""
     __slots__ = ("calendar", "uid", "summary", "status", "transparent", "start", "end", "rid",
-                 "all_day", "end_rule", "shift")
+                 "all_day", "end_rule", "shift", "until")
 
 
 def describe(calendar, occ, recurring_uids):
@@ -83,6 +83,7 @@ def describe(calendar, occ, recurring_uids):
     raw.all_day = not isinstance(occ.start, datetime)
     own = adapter.is_modification() and not adapter.this_and_future
     raw.shift = None  # (DTSTART, RECURRENCE-ID) of a RANGE=THISANDFUTURE override moving this instance
+    raw.until = None  # the UTC UNTIL of the rule that generated this instance
     if adapter.is_modification():
         raw.rid = (occ.start - adapter.move_recurrences_by) if adapter.this_and_future \
             else comp["RECURRENCE-ID"].dt
@@ -92,6 +93,13 @@ def describe(calendar, occ, recurring_uids):
     else:
         raw.rid = occ.start if raw.uid in recurring_uids else None
         own = raw.rid is None
+        rules, rdates = comp.get("RRULE", []), comp.get("RDATE", [])
+        untils = [u for r in (rules if isinstance(rules, list) else [rules]) for u in r.get("UNTIL", [])]
+        if untils and getattr(untils[0], "tzinfo", None) and not isinstance(  # VTIMEZONE zones only
+                getattr(raw.rid, "tzinfo", None), (ZoneInfo, timezone, type(None))) and all(
+                lib_utc(d.dt[0] if isinstance(d.dt, tuple) else d.dt, UTC) != lib_utc(raw.rid, UTC)
+                for r in (rdates if isinstance(rdates, list) else [rdates]) for d in r.dts):
+            raw.until = untils[0]  # an RRULE instance (not an RDATE) in a VTIMEZONE-defined zone
     raw.end_rule = None  # how RFC 5545 says the end follows from the start, where it matters
     if raw.all_day:
         return raw
@@ -163,14 +171,18 @@ class Occurrences:
                     reasons.append("dtend-exact" if rule[0] == "dtend" else "duration-exact")
                 elif alt_e != e and not reasons:
                     reasons.append("vtimezone-gap")
+            if raw.until is not None and rfc_utc(raw.rid, zone) > raw.until:  # a gap time passed UNTIL
+                reasons.append("vtimezone-gap")
+                alt_s = alt_e = None
             rid = raw.rid
             if rid is not None:
                 rid = rid.isoformat() if not isinstance(rid, datetime) else fmt(rfc_utc(rid, zone))
-            rows.append((min(s, alt_s), s, e, alt_s, alt_e, reasons, rid, raw))
+            rows.append((min(s, alt_s or s), s, e, alt_s, alt_e, reasons, rid, raw))
         rows.sort(key=lambda r: r[0])
         self.rows = rows
         self.keys = [r[0] for r in rows]
-        self.maxlen = max([max(r[2] - r[1], r[4] - r[3]) for r in rows] + [timedelta(0)])
+        self.maxlen = max([max(r[2] - r[1], (r[4] - r[3]) if r[3] else timedelta(0)) for r in rows]
+                          + [timedelta(0)])
 
     def window(self, ws, we):
         """Dicts for occurrences overlapping [ws, we) by the library's or the RFC's reading."""
@@ -178,13 +190,14 @@ class Occurrences:
         lo = bisect.bisect_left(self.keys, ws - self.maxlen)
         hi = bisect.bisect_left(self.keys, we)
         for _, s, e, alt_s, alt_e, reasons, rid, raw in self.rows[lo:hi]:
-            in_lib, in_alt = overlaps(s, e, ws, we), overlaps(alt_s, alt_e, ws, we)
+            in_lib = overlaps(s, e, ws, we)
+            in_alt = alt_s is not None and overlaps(alt_s, alt_e, ws, we)
             if not (in_lib or in_alt):
                 continue
             d = as_json(raw, rid, s, e)
             d["_in_lib"], d["_in_alt"], d["_start"] = in_lib, in_alt, s
-            if reasons:
-                d["_alt"] = {"start": fmt(alt_s), "end": fmt(alt_e), "reasons": reasons}
+            if reasons:  # start/end None: not an instance at all by the RFC reading
+                d["_alt"] = {"start": alt_s and fmt(alt_s), "end": alt_e and fmt(alt_e), "reasons": reasons}
             out.append(d)
         out.sort(key=lambda d: (d["_start"], d["uid"], d["recurrence_id"] or ""))
         return out

@@ -20,7 +20,7 @@ public enum CalendarSource {
         }
         let name = displayName(path)
         if !isDirectory.boolValue {
-            let calendar = try ICalReader.read(InputFile.read(path), file: path, window: window)
+            let calendar = try read(path, window: window)
             return LoadedCalendar(name: name, color: calendar.color, files: [calendar])
         }
         let entries: [String]
@@ -33,10 +33,15 @@ public enum CalendarSource {
         var calendars: [ICalCalendar] = []
         for file in files {
             let full = (path as NSString).appendingPathComponent(file)
-            calendars.append(try ICalReader.read(InputFile.read(full), file: full, window: window))
+            calendars.append(try read(full, window: window))
         }
         let color = metadata(path, "color") ?? calendars.lazy.compactMap(\.color).first
         return LoadedCalendar(name: name, color: color, files: calendars)
+    }
+
+    private static func read(_ path: String, window: TimeWindow?) throws -> ICalCalendar {
+        if let window { return try ICalReader.read(contentsOf: path, window: window) }
+        return try ICalReader.read(InputFile.read(path), file: path)
     }
 
     /// The name a calendar goes by in output: its file or directory base name.

@@ -79,9 +79,13 @@ struct RecurrenceSet {
                 return
             }
             if fields > high { return }
+            if fields < low {
+                // Before the window: no zone arithmetic, only a cheap, safe UNTIL check.
+                if let until = rule.until, fields.dateOnly > until.fields.addingDays(2) { return }
+                continue
+            }
             let candidate = instance(at: fields)
             if let until = rule.until, exceeds(candidate, until) { return }
-            if fields < low { continue }
             consider(candidate, search, &into)
         }
     }

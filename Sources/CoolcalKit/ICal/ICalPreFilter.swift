@@ -3,173 +3,281 @@ import Foundation
 /// A byte-level pre-filter: drops the top-level VEVENTs of a VCALENDAR that provably
 /// cannot reach a window, so libical parses only what may matter. It never parses
 /// iCalendar itself: a block is dropped only when it is *simple* — balanced
-/// BEGIN/END lines, no RRULE/RDATE/EXDATE/EXRULE/RECURRENCE-ID, one unfolded
-/// DTSTART (and at most one unfolded DTEND or DURATION) in the plain forms
-/// `20220820`, `20220820T080000`, `20220820T080000Z` with no parameters but TZID and
-/// VALUE — and its span, widened by two days for any zone, ends before the window or
-/// starts after it. Anything else is kept: when in doubt, parse. Tests run both
-/// paths on generated calendars and compare their answers.
-public enum ICalPreFilter {
+/// BEGIN/END lines, no RDATE/EXRULE/RECURRENCE-ID, one unfolded DTSTART (and at most
+/// one unfolded DTEND or DURATION) in the plain forms `20220820`, `20220820T080000`,
+/// `20220820T080000Z` with no parameters but TZID and VALUE — and everything it can
+/// produce, widened by two days for any zone, ends before the window or starts after
+/// it. A recurring event counts only when every RRULE has an end that is cheap to
+/// bound (UNTIL; or COUNT on a rule that yields one instance per period) or when it
+/// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. Anything
+/// else is kept: when in doubt, parse. Tests run both paths on generated calendars
+/// and compare their answers.
+public struct ICalPreFilter {
     /// Slack for wall-clock values read in some zone: every UTC offset is within a day.
     static let margin: Int64 = 2 * 86_400
 
+    private let window: TimeWindow
+    private var out: [UInt8] = []
+    /// The start of a line that the previous chunk cut.
+    private var carry: [UInt8] = []
+    /// The bytes of the VEVENT being read, until it is judged.
+    private var pending: [UInt8] = []
+    private var stack: [UInt64] = []
+    private var block: Block?
+    private var previousWasTimeLine = false
+    /// A `RANGE=THISANDFUTURE` override can move a series' instances by any amount:
+    /// once one is seen, every dropped recurring event is put back where it was.
+    private var thisAndFuture = false
+    private var heldRecurring: [(at: Int, bytes: [UInt8])] = []
+
+    public init(window: TimeWindow) {
+        self.window = window
+    }
+
+    /// Filters a whole calendar in memory.
     public static func filter(_ data: Data, window: TimeWindow) -> Data {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return data }
-            var scanner = Scanner(base: base, count: raw.count, window: window)
-            let drop = scanner.droppableBlocks()
-            if drop.isEmpty { return data }
-            var out = Data(capacity: max(0, raw.count - drop.reduce(0) { $0 + $1.count }))
-            var at = 0
-            for r in drop {
-                out.append(base + at, count: r.lowerBound - at)
-                at = r.upperBound
+        var filter = ICalPreFilter(window: window)
+        data.withUnsafeBytes { filter.feed($0) }
+        return filter.finish()
+    }
+
+    /// Takes the next piece of the file; lines may be cut anywhere.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count > 0 else { return }
+        var pos = 0
+        if !carry.isEmpty {
+            guard let nl = memchr(base, 0x0A, chunk.count) else {
+                carry.append(contentsOf: UnsafeBufferPointer(start: base, count: chunk.count))
+                return
             }
-            out.append(base + at, count: raw.count - at)
-            return out
+            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            carry.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
+            let line = carry
+            carry.removeAll(keepingCapacity: true)
+            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+            pos = end
+        }
+        while pos < chunk.count {
+            guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
+                carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
+                return
+            }
+            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            handle(base + pos, end - pos)
+            pos = end
         }
     }
 
-    /// Walks lines once, tracking the component stack and one VEVENT's facts.
-    private struct Scanner {
-        let base: UnsafePointer<UInt8>
-        let count: Int
-        let window: TimeWindow
+    /// Everything kept, in the original order.
+    public mutating func finish() -> Data {
+        if !carry.isEmpty {
+            let line = carry
+            carry = []
+            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+        }
+        out += pending
+        pending = []
+        guard thisAndFuture, !heldRecurring.isEmpty else { return Data(out) }
+        var merged: [UInt8] = []
+        merged.reserveCapacity(out.count + heldRecurring.reduce(0) { $0 + $1.bytes.count })
+        var at = 0
+        for held in heldRecurring {
+            merged += out[at..<held.at]
+            merged += held.bytes
+            at = held.at
+        }
+        merged += out[at...]
+        return Data(merged)
+    }
 
-        mutating func droppableBlocks() -> [Range<Int>] {
-            var result: [Range<Int>] = []
-            var stack: [ArraySlice<UInt8>] = []
-            var block: Block?
-            var pos = 0
-            var previousWasTimeLine = false
-            while pos < count {
-                let end = lineEnd(from: pos)
-                var contentEnd = end
-                if contentEnd > pos && base[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                let next = end < count ? end + 1 : end
-                let first = base[pos]
-                if first == 0x20 || first == 0x09 {
-                    // A folded continuation: of a time line, that block is not simple.
-                    if previousWasTimeLine { block?.simple = false }
-                    pos = next
-                    continue
-                }
-                previousWasTimeLine = false
-                if let name = componentName(pos, contentEnd, keyword: "BEGIN:") {
-                    if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
-                        block = Block(start: pos)
-                    } else if block != nil {
-                        block?.inner.append(name)
-                    }
-                    stack.append(name)
-                } else if let name = componentName(pos, contentEnd, keyword: "END:") {
-                    if var b = block {
-                        if b.inner.isEmpty {
-                            if name == vevent, stack.last == vevent {
-                                b.end = next
-                                if b.simple, let span = b.span, outside(span) { result.append(b.start..<next) }
-                            }
-                            block = nil
-                        } else if b.inner.last == name {
-                            b.inner.removeLast()
-                            block = b
-                        } else {
-                            block = nil
-                        }
-                    }
-                    if stack.last == name { stack.removeLast() } else { stack.removeAll() }
-                } else if block != nil {
-                    previousWasTimeLine = property(pos, contentEnd, into: &block!)
-                }
-                pos = next
+    /// One line, with its line ending.
+    private mutating func handle(_ p: UnsafePointer<UInt8>, _ full: Int) {
+        var contentEnd = full
+        if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
+        if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        let bytes = UnsafeBufferPointer(start: p, count: full)
+        let first = full > 0 ? p[0] : 0
+        if first == 0x20 || first == 0x09 {
+            // A folded continuation: of a time line, that block is not simple.
+            if previousWasTimeLine { block?.simple = false }
+            emit(bytes)
+            return
+        }
+        previousWasTimeLine = false
+        if let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
+            if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
+                block = Block()
+            } else if block != nil {
+                block?.inner.append(name)
             }
-            return result
+            stack.append(name)
+            emit(bytes)
+        } else if let name = ICalPreFilter.componentName(p, contentEnd, keyword: "END:") {
+            emit(bytes)
+            if var b = block {
+                if b.inner.isEmpty {
+                    if name == vevent, stack.last == vevent { close(b) } else { abandon() }
+                    block = nil
+                } else if b.inner.last == name {
+                    b.inner.removeLast()
+                    block = b
+                } else {
+                    abandon()
+                }
+            }
+            if stack.last == name { stack.removeLast() } else { stack.removeAll() }
+        } else {
+            if block != nil {
+                previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, thisAndFuture: &thisAndFuture)
+            }
+            emit(bytes)
         }
+    }
 
-        private func lineEnd(from pos: Int) -> Int {
-            guard let p = memchr(base + pos, 0x0A, count - pos) else { return count }
-            return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if block != nil { pending.append(contentsOf: bytes) } else { out.append(contentsOf: bytes) }
+    }
+
+    /// A complete VEVENT: dropped when it cannot reach the window, else kept.
+    private mutating func close(_ b: Block) {
+        if b.simple, b.rules.isEmpty || !thisAndFuture, let reaches = b.reaches(window), !reaches {
+            if !b.rules.isEmpty { heldRecurring.append((out.count, pending)) }
+        } else {
+            out += pending
         }
+        pending.removeAll(keepingCapacity: true)
+    }
 
-        private func outside(_ span: (low: Int64, high: Int64)) -> Bool {
-            span.high < window.start || span.low > window.end
-        }
+    /// A badly nested block: keep its bytes and stop judging it.
+    private mutating func abandon() {
+        out += pending
+        pending.removeAll(keepingCapacity: true)
+        block = nil
+    }
 
-        /// `BEGIN:NAME` / `END:NAME` → the upper-cased, trimmed name.
-        private func componentName(_ from: Int, _ to: Int, keyword: String) -> ArraySlice<UInt8>? {
-            let k = Array(keyword.utf8)
-            guard to - from > k.count else { return nil }
-            for i in 0..<k.count where upper(base[from + i]) != k[i] { return nil }
-            var name = ArraySlice((from + k.count..<to).map { upper(base[$0]) })
-            while let last = name.last, last == 0x20 || last == 0x09 { name = name.dropLast() }
-            return name
-        }
 
-        /// Reads one property line of the block; true when it was a time line.
-        private func property(_ from: Int, _ to: Int, into b: inout Block) -> Bool {
-            guard let kind = PropertyKind.of(base, from, to) else { return false }
-            switch kind {
-            case .recurrence:
+    /// `BEGIN:NAME` / `END:NAME` → a hash of the upper-cased, trimmed name (FNV-1a).
+    private static func componentName(_ base: UnsafePointer<UInt8>, _ to: Int, keyword: StaticString) -> UInt64? {
+        let from = 0
+        let k = keyword.utf8Start
+        let n = keyword.utf8CodeUnitCount
+        guard to - from > n else { return nil }
+        for i in 0..<n where upper(base[from + i]) != k[i] { return nil }
+        var end = to
+        while end > from + n && (base[end - 1] == 0x20 || base[end - 1] == 0x09) { end -= 1 }
+        return nameHash(base + from + n, end - from - n)
+    }
+
+    /// Reads one property line of the block; true when it was a time line.
+    private static func property(_ base: UnsafePointer<UInt8>, _ to: Int, into b: inout Block,
+                                 thisAndFuture: inout Bool) -> Bool {
+        let from = 0
+        guard let kind = PropertyKind.of(base, from, to) else { return false }
+        switch kind {
+        case .keep:
+            b.simple = false
+            return false
+        case .exdate:
+            // Only ever removes instances: no effect on the bound.
+            return false
+        case .rrule:
+            if let colon = valueStart(base, from, to), colon - from == 6,
+               let rule = RuleValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) {
+                b.rules.append(rule)
+            } else {
                 b.simple = false
-                return false
-            case .dtstart, .dtend, .duration:
-                guard let colon = valueStart(from, to) else { b.simple = false; return true }
-                let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
-                switch kind {
-                case .dtstart:
-                    if b.dtstart != nil { b.simple = false }
-                    b.dtstart = TimeValue(value)
-                    if b.dtstart == nil || !parametersPlain(from, colon) { b.simple = false }
-                case .dtend:
-                    if b.dtend != nil { b.simple = false }
-                    b.dtend = TimeValue(value)
-                    if b.dtend == nil || !parametersPlain(from, colon) { b.simple = false }
-                default:
-                    if b.duration != nil { b.simple = false }
-                    b.duration = DurationValue(value)
-                    if b.duration == nil || colon - from != 9 { b.simple = false }
-                }
-                return true
             }
-        }
-
-        /// The index after the first `:` outside quotes.
-        private func valueStart(_ from: Int, _ to: Int) -> Int? {
-            var quoted = false
-            for i in from..<to {
-                if base[i] == 0x22 { quoted.toggle() }
-                if base[i] == 0x3A && !quoted { return i + 1 }
-            }
-            return nil
-        }
-
-        /// Only `TZID=…` and `VALUE=DATE`/`VALUE=DATE-TIME` parameters.
-        private func parametersPlain(_ from: Int, _ colon: Int) -> Bool {
-            var i = from
-            while i < colon - 1 && base[i] != 0x3B { i += 1 }
-            guard i < colon - 1 else { return true }
-            let text = String(decoding: UnsafeBufferPointer(start: base + i, count: colon - 1 - i), as: UTF8.self)
-            for param in text.split(separator: ";") {
-                let upperParam = param.uppercased()
-                if upperParam.hasPrefix("TZID=") && !param.contains("\"") { continue }
-                if upperParam == "VALUE=DATE" || upperParam == "VALUE=DATE-TIME" { continue }
-                return false
+            return true
+        case .dtstart, .dtend, .duration:
+            guard let colon = valueStart(base, from, to) else { b.simple = false; return true }
+            let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
+            switch kind {
+            case .dtstart:
+                if b.dtstart != nil { b.simple = false }
+                b.dtstart = TimeValue(value)
+                if b.dtstart == nil || !parametersPlain(base, from, colon) { b.simple = false }
+            case .dtend:
+                if b.dtend != nil { b.simple = false }
+                b.dtend = TimeValue(value)
+                if b.dtend == nil || !parametersPlain(base, from, colon) { b.simple = false }
+            default:
+                if b.duration != nil { b.simple = false }
+                b.duration = DurationValue(value)
+                if b.duration == nil || colon - from != 9 { b.simple = false }
             }
             return true
         }
     }
 
+    /// The index after the first `:` outside quotes.
+    private static func valueStart(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        var quoted = false
+        for i in from..<to {
+            if base[i] == 0x22 { quoted.toggle() }
+            if base[i] == 0x3A && !quoted { return i + 1 }
+        }
+        return nil
+    }
+
+    /// Only `TZID=…` (unquoted) and `VALUE=DATE`/`VALUE=DATE-TIME` parameters.
+    private static func parametersPlain(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int) -> Bool {
+        var i = from
+        while i < colon - 1 && base[i] != 0x3B { i += 1 }
+        while i < colon - 1 {
+            let start = i + 1
+            var end = start
+            while end < colon - 1 && base[end] != 0x3B { end += 1 }
+            let length = end - start
+            if has(base, start, length, "TZID=") {
+                if memchr(base + start, 0x22, length) != nil { return false }
+            } else if !(length == 10 && has(base, start, 10, "VALUE=DATE")) && !(length == 15 && has(base, start, 15, "VALUE=DATE-TIME")) {
+                return false
+            }
+            i = end
+        }
+        return true
+    }
+
+    private static func has(_ base: UnsafePointer<UInt8>, _ at: Int, _ length: Int, _ prefix: StaticString) -> Bool {
+        let p = prefix.utf8Start
+        guard length >= prefix.utf8CodeUnitCount else { return false }
+        for j in 0..<prefix.utf8CodeUnitCount where upper(base[at + j]) != p[j] { return false }
+        return true
+    }
+
     private struct Block {
-        var start: Int
-        var end = 0
-        var inner: [ArraySlice<UInt8>] = []
+        var inner: [UInt64] = []
         var simple = true
         var dtstart: TimeValue?
         var dtend: TimeValue?
         var duration: DurationValue?
+        var rules: [RuleValue] = []
 
-        /// The widest the event could be, in UTC seconds; nil when unknown.
-        var span: (low: Int64, high: Int64)? {
+        /// Whether any instance could overlap `window`; nil when it cannot be judged.
+        func reaches(_ window: TimeWindow) -> Bool? {
+            guard let first = firstSpan, let s = dtstart else { return nil }
+            func overlaps(_ low: Int64, _ high: Int64) -> Bool { high >= window.start && low <= window.end }
+            if overlaps(first.low, first.high) { return true }
+            for rule in rules {
+                let last = rule.lastStart(from: s)
+                if let period = rule.period {
+                    // Instance k starts exactly k periods (wall clock) after DTSTART.
+                    var kLow = (window.start - first.high + period - 1) / period
+                    var kHigh = (window.end - first.low) / period
+                    kLow = max(kLow, 1)
+                    if let last { kHigh = min(kHigh, (last - s.seconds) / period) }
+                    if window.end - first.low < 0 { kHigh = -1 }
+                    if kLow <= kHigh { return true }
+                } else {
+                    guard let last else { return first.low <= window.end }
+                    if overlaps(first.low, last + ICalPreFilter.margin + (first.high - first.low)) { return true }
+                }
+            }
+            return false
+        }
+
+        /// The first instance, widened for any zone.
+        private var firstSpan: (low: Int64, high: Int64)? {
             guard let s = dtstart, !(dtend != nil && duration != nil) else { return nil }
             let slack = s.utc ? 0 : ICalPreFilter.margin
             let low = s.seconds - slack
@@ -189,12 +297,31 @@ public enum ICalPreFilter {
 
 private func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
-private let vcalendar = ArraySlice("VCALENDAR".utf8)
-private let vevent = ArraySlice("VEVENT".utf8)
+/// Case-sensitive search for an ASCII needle.
+private func contains(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
+    let n = needle.utf8CodeUnitCount
+    let first = needle.utf8Start[0]
+    var at = 0
+    while at + n <= count, let p = memchr(base + at, Int32(first), count - at) {
+        let i = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+        if i + n <= count && memcmp(base + i, needle.utf8Start, n) == 0 { return true }
+        at = i + 1
+    }
+    return false
+}
+
+private func nameHash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for i in 0..<n { h = (h ^ UInt64(upper(p[i]))) &* 0x100_0000_01B3 }
+    return h
+}
+
+private let vcalendar: UInt64 = "VCALENDAR".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 0
+private let vevent: UInt64 = "VEVENT".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 1
 
 /// The property lines the pre-filter cares about.
 private enum PropertyKind {
-    case dtstart, dtend, duration, recurrence
+    case dtstart, dtend, duration, rrule, exdate, keep
 
     static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
         func named(_ name: String) -> Bool {
@@ -210,9 +337,11 @@ private enum PropertyKind {
             if named("DTEND") { return .dtend }
             if named("DURATION") { return .duration }
         case 0x52: // R
-            if named("RRULE") || named("RDATE") || named("RECURRENCE-ID") { return .recurrence }
+            if named("RRULE") { return .rrule }
+            if named("RDATE") || named("RECURRENCE-ID") { return .keep }
         case 0x45: // E
-            if named("EXDATE") || named("EXRULE") { return .recurrence }
+            if named("EXDATE") { return .exdate }
+            if named("EXRULE") { return .keep }
         default:
             break
         }
@@ -293,5 +422,74 @@ private struct DurationValue {
         }
         guard sawUnit, digits == 0 else { return nil }
         seconds = total
+    }
+}
+
+/// What the pre-filter needs of an RRULE: how far its instances can go.
+private struct RuleValue {
+    var frequency: Int64 = 0
+    var until: TimeValue?
+    var count: Int64?
+    var interval: Int64 = 1
+    /// Only FREQ/COUNT/INTERVAL/WKST, plus plain BYDAY on a weekly rule: one or more
+    /// instances in every period, so COUNT bounds the last one.
+    var onePerPeriod = true
+    /// No BY parts at all.
+    var plain = true
+
+    /// For plain DAILY and WEEKLY rules, the exact step between instances in seconds
+    /// of wall-clock time: instances are DTSTART plus whole steps.
+    var period: Int64? {
+        guard plain, frequency == 86_400 || frequency == 7 * 86_400 else { return nil }
+        return frequency * interval
+    }
+
+    init?(_ v: UnsafeBufferPointer<UInt8>) {
+        let text = String(decoding: v, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
+        var byDay = false
+        for part in text.split(separator: ";") {
+            let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard kv.count == 2 else { return nil }
+            switch kv[0] {
+            case "FREQ":
+                let seconds: [String: Int64] = ["SECONDLY": 1, "MINUTELY": 60, "HOURLY": 3600, "DAILY": 86_400,
+                                                "WEEKLY": 7 * 86_400, "MONTHLY": 31 * 86_400, "YEARLY": 366 * 86_400]
+                guard let f = seconds[kv[1]] else { return nil }
+                frequency = f
+            case "UNTIL":
+                guard let t = kv[1].utf8.withContiguousStorageIfAvailable({ TimeValue($0) }) ?? nil else { return nil }
+                until = t
+            case "COUNT":
+                guard let c = Int64(kv[1]), c >= 0, c < 100_000_000 else { return nil }
+                count = c
+            case "INTERVAL":
+                guard let i = Int64(kv[1]), i >= 1, i < 100_000 else { return nil }
+                interval = i
+            case "WKST":
+                break
+            case "BYDAY":
+                byDay = true
+                plain = false
+                let days: Set<Substring> = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+                if !kv[1].split(separator: ",").allSatisfy(days.contains) { onePerPeriod = false }
+            default:
+                onePerPeriod = false
+                plain = false
+            }
+        }
+        guard frequency > 0 else { return nil }
+        if byDay && frequency != 7 * 86_400 { onePerPeriod = false }
+    }
+
+    /// The latest start any instance can have (same clock as DTSTART's value), or nil.
+    func lastStart(from start: TimeValue) -> Int64? {
+        if let until {
+            return until.seconds + (until.isDate ? 86_400 : 0) + (until.utc == start.utc ? 0 : ICalPreFilter.margin)
+        }
+        guard let count, onePerPeriod else { return nil }
+        let f = CivilDateTime(utcSeconds: start.seconds)
+        if frequency == 31 * 86_400 && f.day > 28 { return nil }
+        if frequency == 366 * 86_400 && f.month == 2 && f.day == 29 { return nil }
+        return start.seconds + (count + 1) * interval * frequency
     }
 }

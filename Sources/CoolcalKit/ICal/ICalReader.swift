@@ -8,35 +8,86 @@ public enum ICalReader {
     /// With a `window`, events that provably cannot reach it are dropped before
     /// libical sees them (`ICalPreFilter`); the answers for that window are the same.
     public static func read(_ input: Data, file: String, window: TimeWindow? = nil) throws -> ICalCalendar {
-        var data = input
-        if data.contains(0) {
-            throw ICalError(file: file, message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")
+        var shape = InputShape()
+        input.withUnsafeBytes { shape.see($0) }
+        guard try shape.check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
+        return try parse(window.map { ICalPreFilter.filter(input, window: $0) } ?? input, file: file)
+    }
+
+    /// Streams a calendar file through the pre-filter in pieces, so that a large file
+    /// is never whole in memory; only what may reach `window` is kept and parsed.
+    public static func read(contentsOf path: String, window: TimeWindow) throws -> ICalCalendar {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw InputFileError(kind: errno == ENOENT ? .missing : .unreadable, path: path,
+                                 reason: errno == ENOENT ? "no such file or directory" : "cannot open for reading: \(String(cString: strerror(errno)))")
         }
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            return ICalCalendar(zones: ZoneBook())
-        }
-        guard data.starts(with: Array("BEGIN:".utf8)) || data.starts(with: [0xEF, 0xBB, 0xBF])
-                || firstLine(of: data).uppercased().hasPrefix("BEGIN:") else {
-            throw ICalError(file: file, message: "not an iCalendar file (line 1 is not BEGIN:VCALENDAR)")
-        }
-        if let window { data = ICalPreFilter.filter(data, window: window) }
-        var bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        bytes.append(0)
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                OwnedComponent.parse($0)
+        defer { close(fd) }
+        let size = 1 << 22
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var filter = ICalPreFilter(window: window)
+        var shape = InputShape()
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, size)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputFileError(kind: .unreadable, path: path, reason: "read error: \(String(cString: strerror(errno)))")
             }
+            if n == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            shape.see(chunk)
+            filter.feed(chunk)
+        }
+        guard try shape.check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
+        return try parse(filter.finish(), file: path)
+    }
+
+    /// What the first bytes and any NUL say about a file, gathered piece by piece.
+    private struct InputShape {
+        var hasNUL = false
+        var sawText = false
+        var head: [UInt8] = []
+
+        mutating func see(_ chunk: UnsafeRawBufferPointer) {
+            guard let base = chunk.baseAddress else { return }
+            if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
+            if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
+            if head.count < 64 { head += chunk.prefix(64 - head.count) }
+        }
+
+        /// Throws for files that are not iCalendar; false for blank ones (an empty calendar).
+        func check(file: String) throws -> Bool {
+            if hasNUL {
+                throw ICalError(file: file, message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")
+            }
+            guard sawText else { return false }
+            var text = head
+            if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+            let line = String(decoding: text.prefix(while: { $0 != 0x0A && $0 != 0x0D }), as: UTF8.self)
+            guard line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:") else {
+                throw ICalError(file: file, message: "not an iCalendar file (line 1 is not BEGIN:VCALENDAR)")
+            }
+            return true
+        }
+    }
+
+    /// Hands checked text to libical.
+    private static func parse(_ data: Data, file: String) throws -> ICalCalendar {
+        let skip = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // libical wants a NUL-terminated string: one copy, with the BOM dropped.
+        let parsed = data.withUnsafeBytes { raw -> OwnedComponent? in
+            let count = raw.count - skip
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
+            defer { buffer.deallocate() }
+            if count > 0, let base = raw.baseAddress { memcpy(buffer, base + skip, count) }
+            buffer[count] = 0
+            return OwnedComponent.parse(buffer)
         }
         guard let root = parsed else {
             throw ICalError(file: file, message: unreadableReason(data))
         }
         return try calendar(from: root, file: file)
-    }
-
-    private static func firstLine(of data: Data) -> String {
-        let line = data.prefix(while: { $0 != 0x0A && $0 != 0x0D }).prefix(64)
-        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 
     private static func unreadableReason(_ data: Data) -> String {
