@@ -176,6 +176,7 @@ public struct ICalPreFilter {
         switch kind {
         case .keep:
             b.simple = false
+            if contains(base, to, "THISANDFUTURE") { thisAndFuture = true }
             return false
         case .exdate:
             // Only ever removes instances: no effect on the bound.
