@@ -114,6 +114,17 @@ import Testing
         #expect(r.occurrences[3].recurrenceID?.jsonString == "2024-01-04T09:00:00Z")
     }
 
+    @Test func thisAndFutureMovesAllDaySeriesFarAway() throws {
+        // Found by the differential test: a 20-day shift of an all-day series must be
+        // found from a window that only sees the moved instances.
+        let body = vevent("ad", "DTSTART;VALUE=DATE:20240102", "RRULE:FREQ=WEEKLY;COUNT=10")
+            + vevent("ad", "RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20240116", "DTSTART;VALUE=DATE:20240205",
+                     "SUMMARY:moved")
+        let r = try expand(body, from: "2024-02-12T00:00:00Z", to: "2024-02-13T00:00:00Z")
+        #expect(spans(r.occurrences) == ["2024-02-12/2024-02-13"])
+        #expect(r.occurrences.first?.recurrenceID?.jsonString == "2024-01-23")
+    }
+
     @Test func untilIsInclusiveAndComparedInUTC() throws {
         // 09:00 New York = 14:00Z; UNTIL 14:00Z on the 3rd includes the 3rd.
         let body = vevent("u", "DTSTART;TZID=America/New_York:20240101T090000",

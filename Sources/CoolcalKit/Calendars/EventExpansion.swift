@@ -12,7 +12,14 @@ struct EventExpansion {
     private struct Override {
         let event: ICalEvent
         let key: OriginalKey
+        /// Days for an all-day series, seconds otherwise.
         let shift: Int64
+
+        /// The shift in seconds, at most, for widening the search window.
+        var shiftBound: Int64 {
+            if case .date = key { return (abs(shift) + 1) * 86_400 }
+            return abs(shift)
+        }
         let length: InstanceLength
     }
 
@@ -61,7 +68,7 @@ struct EventExpansion {
         let clock = clock(for: master)
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
-        let widen = ranges.map { abs($0.shift) + $0.length.bound }.max() ?? 0
+        let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
                                 maxSteps: expander.options.maxSteps)

@@ -269,10 +269,36 @@ public struct ICalPreFilter {
                     if let last { kHigh = min(kHigh, (last - s.seconds) / period) }
                     if window.end - first.low < 0 { kHigh = -1 }
                     if kLow <= kHigh { return true }
+                } else if let step = rule.monthStep {
+                    if monthlyReaches(step: step, rule: rule, last: last, first: first, start: s, window) { return true }
                 } else {
                     guard let last else { return first.low <= window.end }
                     if overlaps(first.low, last + ICalPreFilter.margin + (first.high - first.low)) { return true }
                 }
+            }
+            return false
+        }
+
+        /// Plain MONTHLY/YEARLY rules: an instance on DTSTART's day of the month in every
+        /// `step`-th month where that day exists. Checks the few months near the window.
+        private func monthlyReaches(step: Int, rule: RuleValue, last: Int64?, first: (low: Int64, high: Int64),
+                                    start s: TimeValue, _ window: TimeWindow) -> Bool {
+            let f = CivilDateTime(utcSeconds: s.seconds)
+            let after = first.high - s.seconds, before = s.seconds - first.low
+            let from = CivilDateTime(utcSeconds: window.start - after - 32 * 86_400)
+            let to = CivilDateTime(utcSeconds: window.end + before + 32 * 86_400)
+            let origin = f.year * 12 + f.month - 1
+            let lowMonth = from.year * 12 + from.month - 1, highMonth = to.year * 12 + to.month - 1
+            guard highMonth - lowMonth <= 48 else { return true }
+            for m in max(lowMonth, origin + 1)...max(highMonth, origin + 1) where m <= highMonth {
+                let index = m - origin
+                guard index % step == 0 else { continue }
+                if let count = rule.count, f.day <= 28, index / step >= count { continue }
+                let y = m / 12, mo = m % 12 + 1
+                guard f.day <= CivilDateTime.daysInMonth(y, mo) else { continue }
+                let t = CivilDateTime(year: y, month: mo, day: f.day, hour: f.hour, minute: f.minute, second: f.second).secondsAsUTC
+                if let last, t > last { continue }
+                if t + after >= window.start && t - before <= window.end { return true }
             }
             return false
         }
@@ -325,11 +351,12 @@ private enum PropertyKind {
     case dtstart, dtend, duration, rrule, exdate, keep
 
     static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
-        func named(_ name: String) -> Bool {
-            let n = Array(name.utf8)
-            guard to - from > n.count else { return false }
-            for i in 0..<n.count where upper(base[from + i]) != n[i] { return false }
-            let after = base[from + n.count]
+        func named(_ name: StaticString) -> Bool {
+            let n = name.utf8Start
+            let count = name.utf8CodeUnitCount
+            guard to - from > count else { return false }
+            for i in 0..<count where upper(base[from + i]) != n[i] { return false }
+            let after = base[from + count]
             return after == 0x3A || after == 0x3B
         }
         switch upper(base[from]) {
@@ -437,6 +464,14 @@ private struct RuleValue {
     var onePerPeriod = true
     /// No BY parts at all.
     var plain = true
+
+    /// For plain MONTHLY and YEARLY rules, the months between instances.
+    var monthStep: Int? {
+        guard plain else { return nil }
+        if frequency == 31 * 86_400 { return Int(interval) }
+        if frequency == 366 * 86_400 { return 12 * Int(interval) }
+        return nil
+    }
 
     /// For plain DAILY and WEEKLY rules, the exact step between instances in seconds
     /// of wall-clock time: instances are DTSTART plus whole steps.
