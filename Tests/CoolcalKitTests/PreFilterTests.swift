@@ -112,6 +112,29 @@ import Testing
         #expect(dropped > 0, "the filter dropped something")
     }
 
+    /// The file is streamed in pieces; where the pieces end must not matter.
+    @Test(arguments: [UInt64(11), 12])
+    func piecesGiveTheSameBytes(seed: UInt64) {
+        let data = Data(Self.calendar(seed: seed, count: 300, thisAndFuture: seed == 12).utf8)
+        var rng = Seeded(state: seed)
+        for _ in 0..<6 {
+            let start = 1_672_531_200 + Int64.random(in: 0..<(800 * 86_400), using: &rng)
+            let window = TimeWindow(start: start, end: start + 5 * 86_400)
+            let whole = ICalPreFilter.filter(data, window: window)
+            var filter = ICalPreFilter(window: window)
+            var at = 0
+            data.withUnsafeBytes { raw in
+                while at < raw.count {
+                    let n = min(raw.count - at, Int.random(in: 1...700, using: &rng))
+                    filter.feed(UnsafeRawBufferPointer(rebasing: raw[at..<at + n]))
+                    at += n
+                }
+            }
+            #expect(filter.finish() == whole)
+            #expect(whole.count < data.count)
+        }
+    }
+
     @Test func keepsWhatItCannotJudge() {
         let window = TimeWindow(start: 1_700_000_000, end: 1_700_003_600)
         let kept = [

@@ -13,15 +13,21 @@ import Foundation
 /// else is kept: when in doubt, parse. Tests run both paths on generated calendars
 /// and compare their answers.
 public struct ICalPreFilter {
-    /// Slack for wall-clock values read in some zone: every UTC offset is within a day.
-    static let margin: Int64 = 2 * 86_400
+    /// Slack for wall-clock values read in some zone: every UTC offset is within a day
+    /// (−12 h to +14 h), and unknown or floating zones are read in `--tz`, another zone.
+    static let margin: Int64 = 86_400
 
     private let window: TimeWindow
     private var out: [UInt8] = []
     /// The start of a line that the previous chunk cut.
     private var carry: [UInt8] = []
-    /// The bytes of the VEVENT being read, until it is judged.
+    /// The bytes of the VEVENT being read that came in earlier pieces.
     private var pending: [UInt8] = []
+    /// Where the VEVENT being read starts in the current piece: its bytes are copied
+    /// only if it is kept (most are not) or the piece ends inside it.
+    private var blockStart: UnsafePointer<UInt8>?
+    private var lineEnd: UnsafePointer<UInt8>?
+    private var inPiece = false
     private var stack: [UInt64] = []
     private var block: Block?
     private var previousWasTimeLine = false
@@ -29,6 +35,11 @@ public struct ICalPreFilter {
     /// once one is seen, every dropped recurring event is put back where it was.
     private var thisAndFuture = false
     private var heldRecurring: [(at: Int, bytes: [UInt8])] = []
+    /// For each master seen so far (by a hash of its UID): the longest its first
+    /// instance can be, or nil when it cannot be judged. An override is dropped only
+    /// when its master's instance at RECURRENCE-ID cannot reach the window either.
+    private var masterLengths: [UInt64: Int64?] = [:]
+    private var previousWasUID = false
 
     public init(window: TimeWindow) {
         self.window = window
@@ -57,14 +68,20 @@ public struct ICalPreFilter {
             line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
             pos = end
         }
+        inPiece = true
         while pos < chunk.count {
             guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
-                return
+                break
             }
             let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
             handle(base + pos, end - pos)
             pos = end
+        }
+        inPiece = false
+        if let start = blockStart {
+            pending.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: base + pos)))
+            blockStart = nil
         }
     }
 
@@ -96,23 +113,28 @@ public struct ICalPreFilter {
         if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
         if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
         let bytes = UnsafeBufferPointer(start: p, count: full)
+        lineEnd = p + full
         let first = full > 0 ? p[0] : 0
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple.
             if previousWasTimeLine { block?.simple = false }
+            if previousWasUID { block?.uid = nil }
             emit(bytes)
             return
         }
         previousWasTimeLine = false
-        if let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
+        previousWasUID = false
+        let upperFirst = upper(first)
+        if upperFirst == 0x42, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
             if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
                 block = Block()
+                if inPiece { blockStart = p }
             } else if block != nil {
                 block?.inner.append(name)
             }
             stack.append(name)
             emit(bytes)
-        } else if let name = ICalPreFilter.componentName(p, contentEnd, keyword: "END:") {
+        } else if upperFirst == 0x45, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "END:") {
             emit(bytes)
             if var b = block {
                 if b.inner.isEmpty {
@@ -128,30 +150,76 @@ public struct ICalPreFilter {
             if stack.last == name { stack.removeLast() } else { stack.removeAll() }
         } else {
             if block != nil {
-                previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, thisAndFuture: &thisAndFuture)
+                if upperFirst == 0x55, contentEnd > 4, upper(p[1]) == 0x49, upper(p[2]) == 0x44, p[3] == 0x3A {
+                    block!.uid = nameHash(p + 4, contentEnd - 4)
+                    block!.uidLines += 1
+                    previousWasUID = true
+                } else {
+                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, thisAndFuture: &thisAndFuture)
+                }
             }
             emit(bytes)
         }
     }
 
     private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if block != nil { pending.append(contentsOf: bytes) } else { out.append(contentsOf: bytes) }
+        if block == nil {
+            out.append(contentsOf: bytes)
+        } else if blockStart == nil {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    /// The whole VEVENT just read, ending with the current line.
+    private mutating func takeBlock() -> [UInt8] {
+        var bytes = pending
+        if let start = blockStart, let end = lineEnd {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: end)))
+        }
+        pending.removeAll(keepingCapacity: true)
+        blockStart = nil
+        return bytes
     }
 
     /// A complete VEVENT: dropped when it cannot reach the window, else kept.
     private mutating func close(_ b: Block) {
-        if b.simple, b.rules.isEmpty || !thisAndFuture, let reaches = b.reaches(window), !reaches {
-            if !b.rules.isEmpty { heldRecurring.append((out.count, pending)) }
-        } else {
-            out += pending
+        let uid = b.uidLines == 1 ? b.uid : nil
+        if let rid = b.recurrenceID {
+            // An override: its own span and its master's instance at RID must both miss.
+            if b.simple, b.rules.isEmpty, !thisAndFuture, let uid, let known = masterLengths[uid], let length = known,
+               let reaches = b.reaches(window), !reaches {
+                let slack = rid.utc ? 0 : ICalPreFilter.margin
+                if rid.seconds + slack + length < window.start || rid.seconds - slack > window.end {
+                    heldRecurring.append((out.count, takeBlock()))
+                    return
+                }
+            }
+            out += takeBlock()
+            return
         }
-        pending.removeAll(keepingCapacity: true)
+        if let uid {
+            let length = b.lengthBound
+            if let previous = masterLengths[uid] {
+                masterLengths[uid] = .some(previous.flatMap { p in length.map { max(p, $0) } })
+            } else {
+                masterLengths[uid] = .some(length)
+            }
+        }
+        if b.simple, b.rules.isEmpty || !thisAndFuture, let reaches = b.reaches(window), !reaches {
+            if b.rules.isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                blockStart = nil
+            } else {
+                heldRecurring.append((out.count, takeBlock()))
+            }
+        } else {
+            out += takeBlock()
+        }
     }
 
     /// A badly nested block: keep its bytes and stop judging it.
     private mutating func abandon() {
-        out += pending
-        pending.removeAll(keepingCapacity: true)
+        out += takeBlock()
         block = nil
     }
 
@@ -176,8 +244,16 @@ public struct ICalPreFilter {
         switch kind {
         case .keep:
             b.simple = false
-            if contains(base, to, "THISANDFUTURE") { thisAndFuture = true }
             return false
+        case .recurrenceID:
+            if contains(base, to, "THISANDFUTURE") { thisAndFuture = true }
+            guard let colon = valueStart(base, from, to), b.recurrenceID == nil, parametersPlain(base, from, colon),
+                  let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) else {
+                b.simple = false
+                return true
+            }
+            b.recurrenceID = rid
+            return true
         case .exdate:
             // Only ever removes instances: no effect on the bound.
             return false
@@ -253,6 +329,15 @@ public struct ICalPreFilter {
         var dtend: TimeValue?
         var duration: DurationValue?
         var rules: [RuleValue] = []
+        var uid: UInt64?
+        var uidLines = 0
+        var recurrenceID: TimeValue?
+
+        /// How long the first instance can be, widened; nil when unknown.
+        var lengthBound: Int64? {
+            guard simple, let first = firstSpan else { return nil }
+            return first.high - first.low
+        }
 
         /// Whether any instance could overlap `window`; nil when it cannot be judged.
         func reaches(_ window: TimeWindow) -> Bool? {
@@ -348,7 +433,7 @@ private let vevent: UInt64 = "VEVENT".utf8.withContiguousStorageIfAvailable { na
 
 /// The property lines the pre-filter cares about.
 private enum PropertyKind {
-    case dtstart, dtend, duration, rrule, exdate, keep
+    case dtstart, dtend, duration, rrule, exdate, recurrenceID, keep
 
     static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
         func named(_ name: StaticString) -> Bool {
@@ -366,7 +451,8 @@ private enum PropertyKind {
             if named("DURATION") { return .duration }
         case 0x52: // R
             if named("RRULE") { return .rrule }
-            if named("RDATE") || named("RECURRENCE-ID") { return .keep }
+            if named("RDATE") { return .keep }
+            if named("RECURRENCE-ID") { return .recurrenceID }
         case 0x45: // E
             if named("EXDATE") { return .exdate }
             if named("EXRULE") { return .keep }
