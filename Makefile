@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time
+APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time zsh fish
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 

@@ -52,7 +52,7 @@ import Testing
         #expect(run.stdout == "")
         #expect(run.stderr == """
         coolcal: error: unknown option '--bufer'; did you mean '--buffer'?
-        Usage: coolcal conflicts [options] INVITE CAL...
+        Usage: coolcal conflicts [options] INVITE [CAL...]
         See 'coolcal help conflicts'.
 
         """)
@@ -84,7 +84,7 @@ import Testing
     @Test func helpAndVersion() throws {
         let help = try Binary.run(["help", "conflicts"])
         #expect(help.status == 0)
-        #expect(help.stdout.hasPrefix("Usage: coolcal conflicts [options] INVITE CAL...\n"))
+        #expect(help.stdout.hasPrefix("Usage: coolcal conflicts [options] INVITE [CAL...]\n"))
         #expect(help.stdout.contains("--buffer DURATION"))
         #expect(try Binary.run(["conflicts", "--help"]).stdout == help.stdout)
         let version = try Binary.run(["--version"])

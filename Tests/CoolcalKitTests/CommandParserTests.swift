@@ -36,15 +36,15 @@ import Testing
         (["frobnicate"], "unknown command 'frobnicate'", nil),
         (["conflicts", "--jsno", "a", "b"], "unknown option '--jsno'; did you mean '--json'?", "conflicts"),
         (["conflicts", "-x", "a", "b"], "unknown option '-x'", "conflicts"),
-        (["conflicts", "a"], "missing at least one calendar", "conflicts"),
-        (["conflicts"], "missing an invitation and at least one calendar", "conflicts"),
+        (["conflicts"], "missing an invitation (and calendars, unless the config names some)", "conflicts"),
         (["conflicts", "--buffer", "soon", "a", "b"], "--buffer 'soon' is not a duration (e.g. 2h, 90m, 1h30m, 0)", "conflicts"),
         (["conflicts", "--buffer"], "option '--buffer' needs a value (DURATION)", "conflicts"),
         (["conflicts", "--json=yes", "a", "b"], "option '--json' takes no value", "conflicts"),
         (["conflicts", "--tz", "A", "--tz", "B", "a", "b"], "option '--tz' given more than once", "conflicts"),
         (["conflicts", "--color", "sometimes", "a", "b"], "--color must be auto, always or never, not 'sometimes'", "conflicts"),
         (["conflicts", "a", "-"], "only the invitation can be read from standard input", "conflicts"),
-        (["events"], "missing a calendar", "events"),
+        (["completions", "tcsh"], "completions needs one of bash, zsh, fish", "completions"),
+        (["config", "x"], "config takes no arguments", "config"),
         (["help", "nope"], "unknown command 'nope'", nil),
     ] as [([String], String, String?)])
     func usageErrors(_ args: [String], _ message: String, _ command: String?) {

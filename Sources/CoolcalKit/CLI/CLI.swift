@@ -51,6 +51,12 @@ public enum CLI {
         case .merge(let request):
             let settings = try Settings(request.common, env, diagnostics)
             return try MergeCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
+        case .config(let common, let buffer):
+            let settings = try Settings(common, env, diagnostics)
+            out.write(ConfigReport(settings: settings, common: common, buffer: buffer, environment: env.variables)
+                .render(json: common.json))
+        case .completions(let shell):
+            out.write(Completions.script(for: shell))
         }
         return .ok
     }
@@ -111,6 +117,15 @@ struct Settings {
 
     func expansion() -> ExpansionOptions {
         ExpansionOptions(floatingZone: zone, me: me)
+    }
+
+    /// The calendars named on the command line, else those of the config file.
+    func calendars(_ named: [String], command: String) throws -> [String] {
+        if !named.isEmpty { return named }
+        guard !config.calendars.isEmpty else {
+            throw UsageError("missing a calendar (name one, or add 'calendar = PATH' to the config file)", command: command)
+        }
+        return config.calendars
     }
 
     /// Reads calendars; with a window, only what may reach it is parsed.

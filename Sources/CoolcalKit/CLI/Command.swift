@@ -7,6 +7,13 @@ public enum Command: Equatable {
     case accept(AcceptRequest)
     case decline(String)
     case merge(MergeRequest)
+    case config(CommonRequest, Buffer?)
+    case completions(Shell)
+}
+
+/// Shells `coolcal completions` writes for.
+public enum Shell: String, Equatable, Sendable, CaseIterable {
+    case bash, zsh, fish
 }
 
 public struct AcceptRequest: Equatable {
@@ -55,6 +62,9 @@ public struct ConflictsRequest: Equatable {
     public var calendars: [String]
     public var buffer: Buffer?
     public var quiet = false
+    public var suggest: Int?
+    public var hours: WorkingHours?
+    public var weekends = false
 }
 
 public struct EventsRequest: Equatable {
@@ -99,6 +109,18 @@ public enum CommandParser {
                 throw UsageError(parsed.operands.isEmpty ? "missing an invitation" : "decline takes one invitation", command: "decline")
             }
             return .decline(parsed.operands[0])
+        case "config":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.config)
+            if parsed.has("help") { return .help("config") }
+            guard parsed.operands.isEmpty else { throw UsageError("config takes no arguments", command: "config") }
+            return .config(try common(parsed, "config"), try buffer(parsed, "config"))
+        case "completions":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.completions)
+            if parsed.has("help") { return .help("completions") }
+            guard parsed.operands.count == 1, let shell = Shell(rawValue: parsed.operands[0]) else {
+                throw UsageError("completions needs one of bash, zsh, fish", command: "completions")
+            }
+            return .completions(shell)
         case "merge":
             let parsed = try ArgumentParser.parse(rest, spec: CommandTable.merge)
             if parsed.has("help") { return .help("merge") }
@@ -135,14 +157,26 @@ public enum CommandParser {
     }
 
     private static func conflicts(_ p: ParsedArguments) throws -> ConflictsRequest {
-        guard p.operands.count >= 2 else {
-            let what = p.operands.isEmpty ? "an invitation and at least one calendar" : "at least one calendar"
-            throw UsageError("missing \(what)", command: "conflicts")
+        guard let invite = p.operands.first else {
+            throw UsageError("missing an invitation (and calendars, unless the config names some)", command: "conflicts")
         }
-        var request = ConflictsRequest(invite: p.operands[0], calendars: Array(p.operands.dropFirst()))
+        var request = ConflictsRequest(invite: invite, calendars: Array(p.operands.dropFirst()))
         request.common = try common(p, "conflicts")
         request.quiet = p.has("quiet")
         request.buffer = try buffer(p, "conflicts")
+        if let raw = p.value("suggest") {
+            guard let n = Int(raw), (1...100).contains(n) else {
+                throw UsageError("--suggest needs a number from 1 to 100, not '\(raw)'", command: "conflicts")
+            }
+            request.suggest = n
+        }
+        if let raw = p.value("hours") {
+            guard let hours = WorkingHours(parsing: raw) else {
+                throw UsageError("--hours '\(raw)' is not a range like 09:00-18:00", command: "conflicts")
+            }
+            request.hours = hours
+        }
+        request.weekends = p.has("weekends")
         if p.operands.dropFirst().contains("-") {
             throw UsageError("only the invitation can be read from standard input", command: "conflicts")
         }
@@ -193,7 +227,6 @@ public enum CommandParser {
     }
 
     private static func events(_ p: ParsedArguments) throws -> EventsRequest {
-        guard !p.operands.isEmpty else { throw UsageError("missing a calendar", command: "events") }
         if p.operands.contains("-") {
             throw UsageError("calendars cannot be read from standard input", command: "events")
         }

@@ -35,22 +35,26 @@ public enum CommandTable {
 
     public static let conflicts = CommandSpec(
         name: "conflicts",
-        usage: "coolcal conflicts [options] INVITE CAL...",
+        usage: "coolcal conflicts [options] INVITE [CAL...]",
         summary: "report the busy events in an invitation's buffered window",
         options: [
             json, tz, me,
             buffer,
+            OptionSpec("suggest", value: "N", help: "also list the next N free slots of the invitation's length"),
+            OptionSpec("hours", value: "HH:MM-HH:MM", help: "working hours for --suggest, in --tz (default 09:00-18:00; config: hours)"),
+            OptionSpec("weekends", help: "let --suggest use Saturdays and Sundays"),
             OptionSpec("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)"),
             color, help,
         ],
         examples: [
             "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
             "coolcal conflicts --json --buffer 30m - work.ics < invite.json",
+            "coolcal conflicts --suggest 3 --hours 08:30-17:00 invite.json work.ics",
         ])
 
     public static let events = CommandSpec(
         name: "events",
-        usage: "coolcal events [options] CAL...",
+        usage: "coolcal events [options] [CAL...]",
         summary: "list the occurrences in a time window (an agenda)",
         options: [
             OptionSpec("from", value: "TIME", help: "window start: 2022-08-20T00:00:00Z, with an offset, or a date in --tz (default: today)"),
@@ -99,6 +103,24 @@ public enum CommandTable {
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
         ])
 
+    public static let completions = CommandSpec(
+        name: "completions",
+        usage: "coolcal completions bash|zsh|fish",
+        summary: "print a shell completion script",
+        options: [help],
+        examples: [
+            "coolcal completions bash > ~/.local/share/bash-completion/completions/coolcal",
+            "coolcal completions zsh > ~/.zfunc/_coolcal",
+            "coolcal completions fish > ~/.config/fish/completions/coolcal.fish",
+        ])
+
+    public static let config = CommandSpec(
+        name: "config",
+        usage: "coolcal config [options]",
+        summary: "show the effective settings and where each comes from",
+        options: [tz, me, buffer, json, help],
+        examples: ["coolcal config", "coolcal config --json"])
+
     public static let helpCommand = CommandSpec(
         name: "help",
         usage: "coolcal help [COMMAND]",
@@ -106,7 +128,7 @@ public enum CommandTable {
         options: [help],
         examples: ["coolcal help conflicts"])
 
-    public static let all: [CommandSpec] = [conflicts, events, accept, decline, merge, helpCommand]
+    public static let all: [CommandSpec] = [conflicts, events, accept, decline, merge, config, completions, helpCommand]
 
     public static func command(named name: String) -> CommandSpec? {
         all.first { $0.name == name }

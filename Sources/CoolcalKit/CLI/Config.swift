@@ -1,7 +1,8 @@
 import Foundation
 
 /// `$XDG_CONFIG_HOME/coolcal/config` (default `~/.config/coolcal/config`):
-/// `key = value` lines, `#` comments. Keys: `me` (repeatable), `buffer`, `tz`, `domain`.
+/// `key = value` lines, `#` comments. Keys: `me` and `calendar` (repeatable), `buffer`,
+/// `tz`, `hours`, `domain`, `server`.
 /// Flags override it.
 public struct Config: Equatable {
     public var me: [String] = []
@@ -9,6 +10,12 @@ public struct Config: Equatable {
     public var tz: String?
     /// The domain in UIDs of accepted invitations (`coolcal-invite-12@DOMAIN`).
     public var domain: String?
+    /// Working hours for `--suggest`.
+    public var hours: WorkingHours?
+    /// Calendars used when a command names none.
+    public var calendars: [String] = []
+    /// The inviting server's base URL.
+    public var server: String?
     public var path: String?
 
     public init() {}
@@ -26,10 +33,17 @@ public struct Config: Equatable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ConfigError(message: "\(path): cannot read it as UTF-8 text")
         }
-        return try parse(text, path: path, diagnostics: diagnostics)
+        return try parse(text, path: path, diagnostics: diagnostics, env: env)
     }
 
-    public static func parse(_ text: String, path: String, diagnostics: Diagnostics) throws -> Config {
+    /// `~/x` → `$HOME/x`, as a shell would have done for a flag.
+    static func expandTilde(_ path: String, env: [String: String]) -> String {
+        guard path.hasPrefix("~/"), let home = env["HOME"], !home.isEmpty else { return path }
+        return home + path.dropFirst()
+    }
+
+    public static func parse(_ text: String, path: String, diagnostics: Diagnostics,
+                             env: [String: String] = [:]) throws -> Config {
         var config = Config()
         config.path = path
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -52,6 +66,15 @@ public struct Config: Equatable {
                 config.tz = value
             case "domain":
                 config.domain = value
+            case "hours":
+                guard let h = WorkingHours(parsing: value) else {
+                    throw ConfigError(message: "\(path): line \(index + 1): hours '\(value)' is not a range like 09:00-18:00")
+                }
+                config.hours = h
+            case "calendar":
+                config.calendars.append(expandTilde(value, env: env))
+            case "server":
+                config.server = value
             default:
                 diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
             }

@@ -7,15 +7,26 @@ struct ConflictsCommand {
     func run(_ out: TextSink) throws -> ExitStatus {
         let invite = try InviteLoader.load(request.invite, floatingZone: settings.zone)
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
-        let window = finder.window(for: invite)
-        let calendars = try settings.loadCalendars(request.calendars, window: window)
+        let slots = request.suggest.map { _ in
+            SlotFinder(finder: finder, hours: request.hours ?? settings.config.hours ?? .standard, weekends: request.weekends)
+        }
+        let window = slots?.searchWindow(for: invite) ?? finder.window(for: invite)
+        let paths = try settings.calendars(request.calendars, command: "conflicts")
+        let calendars = try settings.loadCalendars(paths, window: window)
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
-        let report = finder.report(for: invite, occurrences: expander.occurrences(in: window, calendars: calendars))
+        let occurrences = expander.occurrences(in: window, calendars: calendars)
+        let report = finder.report(for: invite, occurrences: occurrences)
+        let suggestions = slots.map { $0.suggestions(for: invite, count: request.suggest ?? 0, occurrences: occurrences) }
         if !request.quiet {
             if request.common.json {
-                out.write(JSONWriter.string(JSONDocuments.conflicts(report)))
+                var doc = JSONDocuments.conflicts(report)
+                if let suggestions, case .object(var pairs) = doc {
+                    pairs.append(("suggestions", JSONDocuments.suggestions(suggestions)))
+                    doc = .object(pairs)
+                }
+                out.write(JSONWriter.string(doc))
             } else {
-                out.write(ConflictsText(style: settings.style).render(report))
+                out.write(ConflictsText(style: settings.style).render(report, suggestions: suggestions))
             }
         }
         return report.free ? .ok : .busy

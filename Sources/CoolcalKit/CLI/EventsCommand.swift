@@ -8,7 +8,7 @@ struct EventsCommand {
 
     func run(_ out: TextSink) throws -> ExitStatus {
         let window = try self.window()
-        let calendars = try settings.loadCalendars(request.calendars, window: window)
+        let calendars = try settings.loadCalendars(try settings.calendars(request.calendars, command: "events"), window: window)
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
         let occurrences = expander.occurrences(in: window, calendars: calendars)
         if request.common.json {

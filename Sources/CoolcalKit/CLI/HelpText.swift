@@ -6,7 +6,7 @@ enum HelpText {
         var out = "coolcal — does an invitation fit your calendar?\n\n"
         out += "Usage: coolcal COMMAND [options] ARGS...\n\nCommands:\n"
         for spec in CommandTable.all {
-            out += "  " + spec.name.padding(toLength: 11, withPad: " ", startingAt: 0) + spec.summary + "\n"
+            out += "  " + spec.name.padding(toLength: 13, withPad: " ", startingAt: 0) + spec.summary + "\n"
         }
         out += "\nOptions:\n  -h, --help   show this help\n  --version    show the version\n"
         out += "\nExit status: 0 free or done, 1 busy (not accepted), 64 usage, 65 bad data, 66 missing input,\n"

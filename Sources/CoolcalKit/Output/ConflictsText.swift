@@ -7,7 +7,7 @@ public struct ConflictsText {
         self.style = style
     }
 
-    public func render(_ report: ConflictReport) -> String {
+    public func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
         let dates = DateText(style: style)
         var out = style.bold(report.invite.title) + "\n"
         out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"
@@ -30,6 +30,12 @@ public struct ConflictsText {
             out += "Ignored: \(n) event\(n == 1 ? "" : "s")\n"
             for i in report.ignored {
                 out += line(i.occurrence, dates, note: "(\(i.reason.rawValue))", faint: true)
+            }
+        }
+        if let suggestions {
+            out += suggestions.isEmpty ? "No free slots found.\n" : "Free slots:\n"
+            for slot in suggestions {
+                out += "  " + style.paint(style.unicode ? "○" : "o", "32") + " " + dates.range(start: slot.start, end: slot.end) + "\n"
             }
         }
         return out

@@ -27,6 +27,11 @@ public enum JSONDocuments {
         .object([("window", window(w)), ("events", .array(occurrences.map { occurrence($0) }))])
     }
 
+    /// `"suggestions": [{"start", "end"}]`, in the invitation's own form.
+    public static func suggestions(_ slots: [Invite]) -> JSONValue {
+        .array(slots.map { .object([("start", .string($0.start.jsonString)), ("end", .string($0.end.jsonString))]) })
+    }
+
     /// `coolcal conflicts --json`.
     public static func conflicts(_ report: ConflictReport) -> JSONValue {
         let invite = report.invite

@@ -1,0 +1,47 @@
+import Foundation
+
+/// `coolcal config`: every effective setting and where it came from.
+struct ConfigReport {
+    let settings: Settings
+    let common: CommonRequest
+    let buffer: Buffer?
+    let environment: [String: String]
+
+    private var rows: [(key: String, value: String, source: String)] {
+        let config = settings.config
+        let file = config.path ?? Config.path(environment: environment) ?? "(no HOME)"
+        func source(flag: Bool, config inConfig: Bool, otherwise: String) -> String {
+            flag ? "command line" : inConfig ? "config file" : otherwise
+        }
+        let tzSource = common.tz != nil ? "command line" : config.tz != nil ? "config file"
+            : (environment["TZ"].map { !$0.isEmpty } ?? false) ? "TZ" : "system"
+        let localeSource = ["LC_ALL", "LC_TIME", "LANG"].first { !(environment[$0] ?? "").isEmpty } ?? "default"
+        return [
+            ("config", file, config.path != nil ? "found" : "not found"),
+            ("tz", SystemZone(settings.zone).identifier, tzSource),
+            ("me", settings.me.isEmpty ? "(none)" : settings.me.joined(separator: ", "),
+             source(flag: !common.me.isEmpty, config: !config.me.isEmpty, otherwise: "default")),
+            ("buffer", (buffer ?? config.buffer ?? .standard).description,
+             source(flag: buffer != nil, config: config.buffer != nil, otherwise: "default")),
+            ("hours", (config.hours ?? .standard).description, source(flag: false, config: config.hours != nil, otherwise: "default")),
+            ("calendars", config.calendars.isEmpty ? "(none)" : config.calendars.joined(separator: ", "),
+             source(flag: false, config: !config.calendars.isEmpty, otherwise: "default")),
+            ("domain", settings.domain, source(flag: false, config: config.domain != nil, otherwise: "host name")),
+            ("server", config.server ?? "(none)", source(flag: false, config: config.server != nil, otherwise: "default")),
+            ("locale", settings.style.locale.identifier, localeSource),
+            ("lock timeout", String(format: "%g s", settings.lockTimeout),
+             environment["COOLCAL_LOCK_TIMEOUT"] != nil ? "COOLCAL_LOCK_TIMEOUT" : "default"),
+        ]
+    }
+
+    func render(json: Bool) -> String {
+        if json {
+            return JSONWriter.string(.object(rows.map {
+                ($0.key, .object([("value", .string($0.value)), ("source", .string($0.source))]))
+            }))
+        }
+        return rows.map { row in
+            row.key.padding(toLength: 14, withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
+        }.joined()
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Help, usage errors, completions, config and the man page: what people who live in
+/// a terminal compare with git and curl.
+@Suite struct CommandLineTests {
+    @Test func overviewHelp() throws {
+        let run = try Binary.run(["help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("""
+        coolcal — does an invitation fit your calendar?
+
+        Usage: coolcal COMMAND [options] ARGS...
+
+        Commands:
+          conflicts    report the busy events in an invitation's buffered window
+          events       list the occurrences in a time window (an agenda)
+
+        """))
+        #expect(run.stdout.contains("  completions  print a shell completion script\n"))
+        #expect(try Binary.run([]).stdout == run.stdout)
+        #expect(try Binary.run(["--help"]).stdout == run.stdout)
+    }
+
+    @Test func commandHelpHasUsageOptionsAndAnExample() throws {
+        let run = try Binary.run(["events", "--help"])
+        #expect(run.stdout.hasPrefix("Usage: coolcal events [options] [CAL...]\n\nList the occurrences in a time window (an agenda).\n\nOptions:\n"))
+        #expect(run.stdout.contains("      --from TIME         window start"))
+        #expect(run.stdout.contains("\nExamples:\n  coolcal events --from 2022-08-20T00:00:00Z"))
+    }
+
+    @Test func typosGetSuggestions() throws {
+        let command = try Binary.run(["evnets"])
+        #expect(command.status == 64)
+        #expect(command.stderr == "coolcal: error: unknown command 'evnets'; did you mean 'events'?\nUsage: coolcal COMMAND [options] ARGS...\nSee 'coolcal help'.\n")
+        let option = try Binary.run(["conflicts", "--sugest", "3", "x.json"])
+        #expect(option.stderr == "coolcal: error: unknown option '--sugest'; did you mean '--suggest'?\nUsage: coolcal conflicts [options] INVITE [CAL...]\nSee 'coolcal help conflicts'.\n")
+        let value = try Binary.run(["conflicts", "--suggest", "lots", "x.json"])
+        #expect(value.stderr.hasPrefix("coolcal: error: --suggest needs a number from 1 to 100, not 'lots'\n"))
+    }
+
+    @Test(arguments: [("bash", ["bash", "-n"]), ("zsh", ["zsh", "-n"]), ("fish", ["fish", "-n"])])
+    func completionScriptsParse(_ shell: String, _ check: [String]) throws {
+        let run = try Binary.run(["completions", shell])
+        #expect(run.status == 0)
+        for option in ["suggest", "if-free", "policy", "dry-run", "from"] {
+            #expect(run.stdout.contains(option), "\(shell) script lacks --\(option)")
+        }
+        let path = try Binary.temp("coolcal.\(shell)", Data(run.stdout.utf8))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = check + [path]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        p.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 0, "\(check[0]) -n: \(message)")
+    }
+
+    @Test func bashCompletesOptionsAndPolicies() throws {
+        let script = try Binary.temp("c.bash", Data(try Binary.run(["completions", "bash"]).stdout.utf8))
+        func complete(_ words: [String]) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            p.arguments = ["-c", "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _coolcal; echo \"${COMPREPLY[*]}\""]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        #expect(try complete(["coolcal", "con"]) == "conflicts config\n")
+        #expect(try complete(["coolcal", "conflicts", "--bu"]) == "--buffer\n")
+        #expect(try complete(["coolcal", "merge", "--policy", "de"]) == "decline-busy\n")
+    }
+
+    @Test func suggestionsInJSON() throws {
+        let run = try Binary.run(["conflicts", "--json", "--suggest", "2", "--me", "me@example.com", Binary.sample("invite.json"),
+                                  Binary.sample("work.ics"), Binary.sample("family.ics"), Binary.sample("vdir")],
+                                 env: ["TZ": "America/Los_Angeles"])
+        #expect(run.status == 1)
+        let suggestions = try #require(try Binary.json(run.stdout)["suggestions"] as? [[String: String]])
+        // Saturday's invitation: the next working day is Monday 2022-08-22, 09:00 PDT.
+        #expect(suggestions == [
+            ["start": "2022-08-22T16:00:00Z", "end": "2022-08-22T20:00:00Z"],
+            ["start": "2022-08-22T20:00:00Z", "end": "2022-08-23T00:00:00Z"],
+        ])
+    }
+
+    @Test func configShowsWhereEachSettingComesFrom() throws {
+        let home = try Binary.configHome("me = me@example.com\nbuffer = 90m\ncalendar = ~/work.ics\nhours = 08:00-16:00\n")
+        let run = try Binary.run(["config", "--tz", "Europe/Berlin"], env: ["XDG_CONFIG_HOME": home, "HOME": "/home/x"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("tz            Europe/Berlin  (command line)"))
+        #expect(lines.contains("me            me@example.com  (config file)"))
+        #expect(lines.contains("buffer        1 h 30 min  (config file)"))
+        #expect(lines.contains("calendars     /home/x/work.ics  (config file)"))
+        #expect(lines.contains("hours         08:00-16:00  (config file)"))
+        let json = try Binary.json(try Binary.run(["config", "--json"], env: ["XDG_CONFIG_HOME": home]).stdout)
+        #expect((json["buffer"] as? [String: String]) == ["value": "1 h 30 min", "source": "config file"])
+    }
+
+    @Test func defaultCalendarsComeFromTheConfig() throws {
+        let home = try Binary.configHome("calendar = \(Binary.sample("work.ics"))\n")
+        let run = try Binary.run(["conflicts", "--json", Binary.sample("invite.json")], env: ["XDG_CONFIG_HOME": home])
+        #expect(run.status == 1)
+        let none = try Binary.run(["conflicts", Binary.sample("invite.json")])
+        #expect(none.status == 64)
+        #expect(none.stderr.hasPrefix("coolcal: error: missing a calendar (name one, or add 'calendar = PATH' to the config file)\n"))
+    }
+
+    @Test func manPageIsLintClean() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["mandoc", "-Tlint", "-W", "warning", Binary.root.appendingPathComponent("man/coolcal.1").path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        p.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 0 && text.isEmpty, "mandoc: \(text)")
+    }
+}
