@@ -20,9 +20,13 @@ enum PushPayload {
         guard case .object = root else {
             throw fail("expected a JSON object, found \(root.typeName)")
         }
-        let title = try string(root, "title", fail)
-        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        // Trimmed: readers disagree on trailing spaces in a SUMMARY (libical drops them).
+        let title = try string(root, "title", fail).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else {
             throw fail("\"title\" is empty")
+        }
+        guard !title.unicodeScalars.contains(where: { $0.value == 0 }) else {
+            throw fail("\"title\" contains a NUL character")
         }
         let start = try time(root, "start", fail)
         var end = try time(root, "end", fail)
