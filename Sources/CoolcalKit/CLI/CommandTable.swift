@@ -28,7 +28,7 @@ public struct CommandSpec: Sendable {
 /// Every command coolcal knows.
 public enum CommandTable {
     static let json = OptionSpec("json", help: "print JSON for programs (see coolcal(1) for the fields)")
-    static let tz = OptionSpec("tz", value: "ZONE", help: "zone for all-day dates, floating times and output (default: TZ, then the system zone)")
+    static let tz = OptionSpec("tz", value: "ZONE", help: "zone for all-day dates, floating times and output (default: config tz, TZ, the system zone)")
     static let me = OptionSpec("me", value: "ADDRESS", repeatable: true, help: "your calendar address; events you declined are free (repeatable; config: me)")
     static let color = OptionSpec("color", value: "WHEN", help: "colour: auto (on a terminal unless NO_COLOR is set), always or never")
     static let help = OptionSpec("help", short: "h", help: "show this help")
@@ -66,7 +66,7 @@ public enum CommandTable {
             "coolcal events --from 2022-08-20 --json work.ics",
         ])
 
-    static let buffer = OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default 2h; e.g. 90m, 1h30m, 1d, 0)")
+    static let buffer = OptionSpec("buffer", value: "DURATION", help: "time before and after the invitation (default: config buffer, else 2h; e.g. 90m, 1h30m, 0)")
 
     public static let accept = CommandSpec(
         name: "accept",
