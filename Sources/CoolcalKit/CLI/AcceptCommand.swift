@@ -41,6 +41,7 @@ struct AcceptCommand {
             case .unchanged: what = "already in \(target), unchanged"
             }
             out.write("accepted: \(invite.title) (id \(invite.id.text)): \(what)\n")
+            try Answers(settings: settings, common: request.common, diagnostics: diagnostics).record(.accepted, for: invite)
             return .ok
         } catch let busy as Busy {
             let n = busy.report.conflicts.count

@@ -44,10 +44,33 @@ public enum CLI {
         case .accept(let request):
             let settings = try Settings(request.common, env, diagnostics)
             return try AcceptCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
-        case .decline(let path):
-            let settings = try Settings(CommonRequest(command: "decline"), env, diagnostics)
+        case .decline(let common, let path):
+            let settings = try Settings(common, env, diagnostics)
             let invite = try InviteLoader.load(path, floatingZone: settings.zone)
+            try Answers(settings: settings, common: common, diagnostics: diagnostics).record(.declined, for: invite)
             out.write("declined: \(invite.title) (id \(invite.id.text))\n")
+        case .comment(let common, let path, let text):
+            let settings = try Settings(common, env, diagnostics)
+            let invite = try InviteLoader.load(path, floatingZone: settings.zone)
+            try Answers(settings: settings, common: common, diagnostics: diagnostics).record(.comment, for: invite, comment: text)
+            out.write("commented: \(invite.title) (id \(invite.id.text))\n")
+        case .notify(let common, let path, let calendars):
+            let settings = try Settings(common, env, diagnostics)
+            return try NotifyCommand(settings: settings, common: common, diagnostics: diagnostics)
+                .run(path: path, calendars: calendars, out)
+        case .inbox(let common, let open):
+            let settings = try Settings(common, env, diagnostics)
+            return try InboxCommand(settings: settings, common: common, diagnostics: diagnostics).run(open: open, out)
+        case .responses(let common):
+            let settings = try Settings(common, env, diagnostics)
+            let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+            let store = try answers.open()
+            try answers.deliver(store)
+            out.write(ResponsesText(style: settings.style).render(try store.responses(), json: common.json))
+        case .outbox(let common, let flush):
+            let settings = try Settings(common, env, diagnostics)
+            return try OutboxCommand(answers: Answers(settings: settings, common: common, diagnostics: diagnostics))
+                .run(flush: flush, json: common.json, out)
         case .merge(let request):
             let settings = try Settings(request.common, env, diagnostics)
             return try MergeCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
@@ -70,6 +93,7 @@ struct Settings {
     let style: TextStyle
     let now: Date
     let lockTimeout: TimeInterval
+    let environment: [String: String]
 
     init(_ common: CommonRequest, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
@@ -85,6 +109,7 @@ struct Settings {
         style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
                           unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
         now = env.now
+        environment = env.variables
         lockTimeout = FileLock.timeout(environment: env.variables)
     }
 

@@ -5,8 +5,13 @@ public enum Command: Equatable {
     case conflicts(ConflictsRequest)
     case events(EventsRequest)
     case accept(AcceptRequest)
-    case decline(String)
+    case decline(CommonRequest, String)
+    case comment(CommonRequest, String, String)
     case merge(MergeRequest)
+    case notify(CommonRequest, String, [String])
+    case inbox(CommonRequest, open: String?)
+    case responses(CommonRequest)
+    case outbox(CommonRequest, flush: Bool)
     case config(CommonRequest, Buffer?)
     case completions(Shell)
 }
@@ -54,6 +59,10 @@ public struct CommonRequest: Equatable {
     public var tz: String?
     public var me: [String] = []
     public var color: ColorChoice = .auto
+    /// `--state DIR`.
+    public var state: String?
+    /// `--server URL`.
+    public var server: String?
 }
 
 public struct ConflictsRequest: Equatable {
@@ -108,7 +117,42 @@ public enum CommandParser {
             guard parsed.operands.count == 1 else {
                 throw UsageError(parsed.operands.isEmpty ? "missing an invitation" : "decline takes one invitation", command: "decline")
             }
-            return .decline(parsed.operands[0])
+            return .decline(try common(parsed, "decline"), parsed.operands[0])
+        case "comment":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.comment)
+            if parsed.has("help") { return .help("comment") }
+            guard parsed.operands.count == 2 else {
+                throw UsageError("comment needs an invitation and the text", command: "comment")
+            }
+            guard !parsed.operands[1].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw UsageError("the comment is empty", command: "comment")
+            }
+            return .comment(try common(parsed, "comment"), parsed.operands[0], parsed.operands[1])
+        case "notify":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.notify)
+            if parsed.has("help") { return .help("notify") }
+            guard let invite = parsed.operands.first else { throw UsageError("missing a payload", command: "notify") }
+            return .notify(try common(parsed, "notify"), invite, Array(parsed.operands.dropFirst()))
+        case "inbox":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.inbox)
+            if parsed.has("help") { return .help("inbox") }
+            switch parsed.operands.count {
+            case 0: return .inbox(try common(parsed, "inbox"), open: nil)
+            case 2 where parsed.operands[0] == "open": return .inbox(try common(parsed, "inbox"), open: parsed.operands[1])
+            default: throw UsageError("inbox takes nothing, or 'open ID'", command: "inbox")
+            }
+        case "responses":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.responses)
+            if parsed.has("help") { return .help("responses") }
+            guard parsed.operands.isEmpty else { throw UsageError("responses takes no arguments", command: "responses") }
+            return .responses(try common(parsed, "responses"))
+        case "outbox":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.outbox)
+            if parsed.has("help") { return .help("outbox") }
+            guard parsed.operands.isEmpty || parsed.operands == ["flush"] else {
+                throw UsageError("outbox takes nothing, or 'flush'", command: "outbox")
+            }
+            return .outbox(try common(parsed, "outbox"), flush: !parsed.operands.isEmpty)
         case "config":
             let parsed = try ArgumentParser.parse(rest, spec: CommandTable.config)
             if parsed.has("help") { return .help("config") }
@@ -147,6 +191,8 @@ public enum CommandParser {
         c.json = p.has("json")
         c.tz = p.value("tz")
         c.me = p.all("me")
+        c.state = p.value("state")
+        c.server = p.value("server")
         if let raw = p.value("color") {
             guard let choice = ColorChoice(rawValue: raw) else {
                 throw UsageError("--color must be auto, always or never, not '\(raw)'", command: command)

@@ -32,6 +32,8 @@ public enum CommandTable {
     static let me = OptionSpec("me", value: "ADDRESS", repeatable: true, help: "your calendar address; events you declined are free (repeatable; config: me)")
     static let color = OptionSpec("color", value: "WHEN", help: "colour: auto (on a terminal unless NO_COLOR is set), always or never")
     static let help = OptionSpec("help", short: "h", help: "show this help")
+    static let state = OptionSpec("state", value: "DIR", help: "where answers, the inbox and the outbox live (default: COOLCAL_STATE, $XDG_DATA_HOME/coolcal)")
+    static let server = OptionSpec("server", value: "URL", help: "the inviting server that answers go to (default: COOLCAL_SERVER, config server)")
 
     public static let conflicts = CommandSpec(
         name: "conflicts",
@@ -75,7 +77,7 @@ public enum CommandTable {
         options: [
             OptionSpec("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing"),
             OptionSpec("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing"),
-            tz, me, buffer, help,
+            tz, me, buffer, state, server, help,
         ],
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
@@ -86,7 +88,7 @@ public enum CommandTable {
         name: "decline",
         usage: "coolcal decline [options] INVITE",
         summary: "decline an invitation (never touches a calendar)",
-        options: [help],
+        options: [state, server, help],
         examples: ["coolcal decline invite.json"])
 
     public static let merge = CommandSpec(
@@ -96,12 +98,47 @@ public enum CommandTable {
         options: [
             OptionSpec("spool", value: "DIR", help: "the directory where invitations arrive (required)"),
             OptionSpec("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report"),
-            tz, me, buffer, help,
+            tz, me, buffer, state, server, help,
         ],
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
         ])
+
+    public static let comment = CommandSpec(
+        name: "comment",
+        usage: "coolcal comment [options] INVITE TEXT",
+        summary: "send a comment on an invitation to the inviting server",
+        options: [state, server, help],
+        examples: ["coolcal comment invite.json 'Running 10 minutes late'"])
+
+    public static let notify = CommandSpec(
+        name: "notify",
+        usage: "coolcal notify [options] INVITE [CAL...]",
+        summary: "rewrite a push payload's notification text and badge (a push-pipeline filter)",
+        options: [tz, state, help],
+        examples: ["coolcal notify payload.json > shown.json", "receiver | coolcal notify - ~/cal.ics | display"])
+
+    public static let inbox = CommandSpec(
+        name: "inbox",
+        usage: "coolcal inbox [options] [open ID]",
+        summary: "list received invitations (newest first), or open one and mark it read",
+        options: [json, tz, state, color, help],
+        examples: ["coolcal inbox", "coolcal inbox open 12", "coolcal inbox --json"])
+
+    public static let responses = CommandSpec(
+        name: "responses",
+        usage: "coolcal responses [options]",
+        summary: "list the answers given, by the invitation's start",
+        options: [json, tz, state, color, help],
+        examples: ["coolcal responses", "coolcal responses --json"])
+
+    public static let outbox = CommandSpec(
+        name: "outbox",
+        usage: "coolcal outbox [options] [flush]",
+        summary: "show the answers waiting for the server, or deliver them now",
+        options: [json, state, server, help],
+        examples: ["coolcal outbox", "coolcal outbox flush"])
 
     public static let completions = CommandSpec(
         name: "completions",
@@ -128,7 +165,10 @@ public enum CommandTable {
         options: [help],
         examples: ["coolcal help conflicts"])
 
-    public static let all: [CommandSpec] = [conflicts, events, accept, decline, merge, config, completions, helpCommand]
+    public static let all: [CommandSpec] = [
+        conflicts, events, accept, decline, comment, merge, notify, inbox, responses, outbox, config, completions,
+        helpCommand,
+    ]
 
     public static func command(named name: String) -> CommandSpec? {
         all.first { $0.name == name }

@@ -17,6 +17,15 @@ public enum ExitStatus: Int32 {
         case is InviteError, is ICalError: return .dataError
         case is InputFileError: return .noInput
         case is ConfigError: return .config
+        case let e as SQLiteError:
+            switch e.kind {
+            case .cannotOpen: return .cantCreate
+            case .busy: return .tempFail
+            case .io, .other: return .ioError
+            }
+        case let e as StateError:
+            return e.kind == .cannotCreate ? .cantCreate : .ioError
+        case let e as ServerError: return e.denied ? .noPermission : .tempFail
         case let e as WriteError:
             switch e.kind {
             case .cannotCreate: return .cantCreate

@@ -14,7 +14,14 @@ struct MergeCommand {
         let runLock = try FileLock(path: request.spool + "/.coolcal-merge.lock", timeout: settings.lockTimeout)
         defer { runLock.unlock() }
         let names = try spool.pending()
-        guard !names.isEmpty else { return .ok }
+        guard !names.isEmpty else {
+            // Nothing new: still the moment to deliver answers a down server left queued.
+            if request.policy != .report {
+                let answers = Answers(settings: settings, common: request.common, diagnostics: diagnostics)
+                if try answers.server() != nil { try answers.deliver(try answers.open()) }
+            }
+            return .ok
+        }
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
         let invites = names.map { name in Result { try InviteLoader.load(request.spool + "/" + name, floatingZone: settings.zone) } }
         // One read of the calendars for the whole run, limited to the span of all windows.
@@ -24,6 +31,9 @@ struct MergeCommand {
         let target = request.calendars[0]
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
         let writer = CalendarWriter(lockTimeout: settings.lockTimeout)
+        let answers = Answers(settings: settings, common: request.common, diagnostics: diagnostics)
+        let store = request.policy == .report ? nil : try answers.open()
+        let server = try answers.server()
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
         for (name, loaded) in zip(names, invites) {
@@ -65,12 +75,17 @@ struct MergeCommand {
                 outcome = request.policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
+            if let store, outcome == "accepted" || outcome == "declined" {
+                try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
+                                       at: settings.now, queueFor: server)
+            }
             if request.policy != .report {
                 try spool.finish(name, failed: false, note: note(outcome, invite, report))
             }
             let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
             out.write("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
         }
+        if let store { try answers.deliver(store) }
         return status
     }
 

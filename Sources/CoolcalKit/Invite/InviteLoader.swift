@@ -7,8 +7,11 @@ public enum InviteLoader {
     public static let maxBytes = 1 << 20
 
     public static func load(_ path: String, floatingZone: TimeZone) throws -> Invite {
-        let name = InputFile.displayName(path)
-        let data = try InputFile.read(path)
+        try parse(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+    }
+
+    /// An invitation from bytes already read; `name` is what messages call it.
+    public static func parse(_ data: Data, name: String, floatingZone: TimeZone) throws -> Invite {
         guard data.count <= maxBytes else {
             throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(maxBytes))")
         }

@@ -42,6 +42,24 @@ struct DateText {
         }
     }
 
+    /// A short range for notifications: `8/20/22, 8:00 – 12:00 PM`.
+    func short(start: OccurrenceTime, end: OccurrenceTime) -> String {
+        let f = DateIntervalFormatter()
+        f.locale = style.locale
+        f.timeZone = style.zone
+        f.dateStyle = .short
+        switch (start, end) {
+        case (.date(let s), .date(let e)):
+            f.timeZone = TimeZone(secondsFromGMT: 0) ?? style.zone
+            f.timeStyle = .none
+            let last = e > s ? e.addingDays(-1) : s
+            return clean(f.string(from: date(s.secondsAsUTC), to: date(last.secondsAsUTC)))
+        default:
+            f.timeStyle = .short
+            return clean(f.string(from: date(instant(start)), to: date(instant(end))))
+        }
+    }
+
     /// Times only, for the window line.
     func timeRange(_ w: TimeWindow) -> String {
         let sameDay = SystemZone(style.zone).localFields(ofUTC: w.start).dateOnly

@@ -16,11 +16,15 @@ public final class FileLock {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
+                // -1 first: deinit runs after a throw from init and must not close the
+                // number again (another thread may own it by then).
                 close(fd)
+                fd = -1
                 throw WriteError.errno(code, path: path, doing: "cannot lock")
             }
             if Date() >= deadline {
                 close(fd)
+                fd = -1
                 throw WriteError(kind: .busy, path: path,
                                  message: "locked by another coolcal for more than \(String(format: "%g", timeout)) s; try again later")
             }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Could not deliver everything to the server (`outbox flush`): 75, or 77 when the
+/// server refused the credentials.
+public struct ServerError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var denied: Bool
+    public var description: String { message }
+}
+
+/// The state directory and the server of a run, and what every answering command
+/// does with them: record the answer (and queue it when there is a server) in one
+/// transaction, then try to empty the outbox.
+struct Answers {
+    let settings: Settings
+    let common: CommonRequest
+    let diagnostics: Diagnostics
+
+    var environment: [String: String] { settings.environment }
+
+    /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
+    var stateDirectory: String {
+        if let flag = common.state { return flag }
+        if let env = environment["COOLCAL_STATE"], !env.isEmpty { return env }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
+        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
+    }
+
+    /// `--server`, `COOLCAL_SERVER`, config `server`; nil when none is set.
+    func server() throws -> URL? {
+        let raw = common.server ?? environment["COOLCAL_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.config.server
+        guard let raw else { return nil }
+        guard let url = URL(string: raw), RSVPClient.isUsableServer(url) else {
+            throw UsageError("server '\(raw)' is not an http:// or https:// URL", command: common.command)
+        }
+        return url
+    }
+
+    func open() throws -> StateStore {
+        try StateStore(directory: stateDirectory)
+    }
+
+    /// Records the answer and tries to deliver the outbox; a server that is down
+    /// leaves it queued, which is not a failure.
+    @discardableResult
+    func record(_ answer: Answer, for invite: Invite, comment: String? = nil) throws -> RecordedAnswer {
+        let store = try open()
+        let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: try server())
+        try deliver(store)
+        return recorded
+    }
+
+    /// Tries to empty the outbox without waiting for another coolcal that is at it.
+    func deliver(_ store: StateStore) throws {
+        guard let server = try server() else { return }
+        let summary = try OutboxDrainer(store: store, server: server).drain(lockTimeout: 0)
+        if summary.queued > 0 {
+            let why = summary.stopReason.map { " (\($0))" } ?? ""
+            diagnostics.warn("\(summary.queued) answer\(summary.queued == 1 ? "" : "s") queued for \(RSVPClient.redacted(server))\(why); 'coolcal outbox flush' retries")
+        }
+        if summary.failed > 0 {
+            diagnostics.warn("\(summary.failed) answer\(summary.failed == 1 ? " was" : "s were") refused by the server; see 'coolcal outbox'")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The inbox as the app showed it: unread marker, title (or `---`), date range, how
+/// long ago it arrived, a stable colour per invitation on a terminal.
+struct InboxText {
+    let style: TextStyle
+    let now: Date
+
+    func render(_ entries: [InboxEntry]) -> String {
+        guard !entries.isEmpty else { return "You have no invitations\n" }
+        let dates = DateText(style: style)
+        var out = ""
+        for e in entries {
+            let marker = e.read ? " " : (style.unicode ? "●" : "*")
+            let title = e.title.isEmpty ? "---" : e.title
+            let line = "\(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            out += style.paint(line, InboxText.colour(for: e)) + "\n"
+        }
+        let unread = entries.filter { !$0.read }.count
+        out += unread == 0 ? "You have no unread invitations\n"
+            : "You have \(unread) unread invitation\(unread == 1 ? "" : "s")\n"
+        return out
+    }
+
+    func render(_ e: InboxEntry) -> String {
+        let dates = DateText(style: style)
+        return (e.title.isEmpty ? "---" : e.title) + "\n  " + dates.range(start: e.start, end: e.end)
+            + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]\n"
+    }
+
+    /// "2 hours ago", in the output locale.
+    func ago(_ date: Date) -> String {
+        date.formatted(Date.RelativeFormatStyle(presentation: .named, unitsStyle: .wide, locale: style.locale,
+                                                calendar: .current, capitalizationContext: .standalone))
+    }
+
+    /// A stable colour from a hash of the invitation's text (FNV-1a, not Swift's
+    /// per-process randomised hash).
+    static func colour(for e: InboxEntry) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in e.payload.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return "3\(1 + Int(h % 6))"
+    }
+
+    static func json(_ e: InboxEntry) -> JSONValue {
+        .object([
+            ("id", .string(e.id)), ("title", .string(e.title)), ("start", .string(e.start.jsonString)),
+            ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
+            ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
+            ("read", .bool(e.read)),
+        ])
+    }
+
+    static func json(_ entries: [InboxEntry]) -> JSONValue {
+        .object([("unread", .int(Int64(entries.filter { !$0.read }.count))), ("invitations", .array(entries.map(json)))])
+    }
+}
+
+/// `coolcal responses`: every answer by start, ✓ accepted, ✗ declined, ✎ comment.
+struct ResponsesText {
+    let style: TextStyle
+
+    func render(_ entries: [ResponseEntry], json: Bool) -> String {
+        if json {
+            return JSONWriter.string(.object([("responses", .array(entries.map { e in
+                .object([
+                    ("invite_id", .string(e.inviteID)), ("answer", .string(e.answer.rawValue)),
+                    ("comment", e.comment.map(JSONValue.string) ?? .null), ("title", .string(e.title)),
+                    ("start", .string(e.start.jsonString)), ("end", .string(e.end.jsonString)),
+                    ("all_day", .bool(e.allDay)),
+                    ("answered_at", .string(OccurrenceTime.instant(Int64(e.answeredAt.timeIntervalSince1970)).jsonString)),
+                    ("delivery", .string(e.delivery.rawValue)),
+                ])
+            }))]))
+        }
+        guard !entries.isEmpty else { return "No answers yet.\n" }
+        let dates = DateText(style: style)
+        return entries.map { e in
+            let mark: String
+            switch e.answer {
+            case .accepted: mark = style.paint(style.unicode ? "✓" : "+", "32")
+            case .declined: mark = style.paint(style.unicode ? "✗" : "x", "31")
+            case .comment: mark = style.unicode ? "✎" : "#"
+            }
+            var line = "\(mark) \(e.title.isEmpty ? "---" : e.title)  \(dates.range(start: e.start, end: e.end))"
+            if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
+            if let c = e.comment { line += "\n    " + c.replacingOccurrences(of: "\n", with: "\n    ") }
+            return line + "\n"
+        }.joined()
+    }
+}

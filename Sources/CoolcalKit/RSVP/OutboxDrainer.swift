@@ -1,0 +1,139 @@
+import Foundation
+
+/// Sends what waits in a state's outbox to the server, in the order it was queued.
+///
+/// Only a 2xx removes an entry, so nothing is lost; a 4xx keeps it as failed with the
+/// reason; anything temporary leaves it queued for the next run. Only one drainer
+/// per state directory runs at a time (an `flock` on `outbox.lock` beside the database), so two
+/// overlapping coolcal processes never send the same entry twice.
+public struct OutboxDrainer {
+    /// What one `drain` did.
+    public struct Summary: Equatable, Sendable {
+        /// Entries the server acknowledged in this run.
+        public var delivered = 0
+        /// Entries the server refused (4xx) in this run; they stay in the outbox as failed.
+        public var failed = 0
+        /// Entries still queued after this run.
+        public var queued = 0
+        /// Why the run stopped before the end of the queue (server unreachable, timed
+        /// out, rate-limited), credentials redacted; nil when every entry was tried.
+        public var stopReason: String?
+        /// True when the server answered 401 or 403: the credentials need fixing.
+        public var denied = false
+        /// True when another coolcal was already draining this outbox, so this run sent nothing.
+        public var skipped = false
+
+        /// All zero: nothing happened yet.
+        public init() {}
+    }
+
+    /// The state whose outbox is sent.
+    public let store: StateStore
+    /// The server connection, with its timeouts.
+    public let client: RSVPClient
+
+    /// - Parameters: see `RSVPClient` for the timeouts.
+    public init(store: StateStore, server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
+        self.init(store: store, client: RSVPClient(server: server, requestTimeout: requestTimeout,
+                                                   resourceTimeout: resourceTimeout))
+    }
+
+    /// A drainer with a client set up by the caller (tests use short timeouts).
+    public init(store: StateStore, client: RSVPClient) {
+        self.store = store
+        self.client = client
+    }
+
+    /// The lock file that keeps drainers of one state directory from overlapping.
+    public var lockPath: String { store.directory + "/outbox.lock" }
+
+    /// Sends every queued entry once.
+    ///
+    /// When the server cannot be reached (no HTTP answer, or 408/425/429), the run
+    /// stops: every further request would wait out the same timeout. A 5xx is about
+    /// one request, so the run goes on, but skips later entries for the same
+    /// invitation, which must not overtake it (a decline must not arrive before the
+    /// accept it replaces).
+    /// - Parameter lockTimeout: how long to wait for another drainer; 0 (cron) skips at once.
+    /// - Throws: `SQLiteError`/`StateError` when the state cannot be read or updated.
+    public func drain(lockTimeout: TimeInterval = 0) throws -> Summary {
+        var summary = Summary()
+        guard let lock = try DrainLock(path: lockPath, timeout: lockTimeout) else {
+            summary.skipped = true
+            return try summary.withQueued(from: store)
+        }
+        // Keep the lock (and its descriptor) alive until the last entry is settled.
+        defer { withExtendedLifetime(lock) {} }
+
+        // Read under the lock: entries another drainer delivered meanwhile are gone.
+        let queue = try store.outbox().filter { $0.state == .queued }
+        var heldBack = Set<String>()
+        for entry in queue {
+            if heldBack.contains(entry.inviteID) { continue }
+            switch client.send(entry) {
+            case .delivered:
+                try store.markDelivered(entry.key)
+                summary.delivered += 1
+            case .refused(let status, let reason):
+                try store.markFailed(entry.key, reason: reason)
+                summary.failed += 1
+                if status == 401 || status == 403 { summary.denied = true }
+            case .retryLater(let status, let reason):
+                try store.recordAttempt(entry.key, error: reason)
+                if status == nil || status == 408 || status == 425 || status == 429 {
+                    summary.stopReason = reason
+                    return try summary.withQueued(from: store)
+                }
+                heldBack.insert(entry.inviteID)
+            }
+        }
+        return try summary.withQueued(from: store)
+    }
+}
+
+extension OutboxDrainer.Summary {
+    /// The summary with `queued` counted from the outbox itself, which also covers
+    /// entries another coolcal queued while this run was sending.
+    fileprivate func withQueued(from store: StateStore) throws -> Self {
+        var copy = self
+        copy.queued = try store.outbox().filter { $0.state == .queued }.count
+        return copy
+    }
+}
+
+/// An exclusive `flock` on the outbox lock file, released when the object goes
+/// (or the process dies, so a crashed drainer never blocks the next one).
+///
+/// The descriptor is stored only once the lock is held: a failed attempt closes its
+/// own descriptor and returns before `deinit` could close that number a second time,
+/// which in a threaded process may by then belong to someone else (a SQLite file).
+private final class DrainLock {
+    private let fd: Int32
+
+    /// Nil when another drainer kept the lock for `timeout` seconds.
+    init?(path: String, timeout: TimeInterval) throws {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 {
+            let code = errno
+            throw StateError(kind: .cannotCreate, path: path,
+                             message: "cannot open the outbox lock: \(String(cString: strerror(code)))")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK, Date() < deadline else {
+                close(fd)
+                if code == EWOULDBLOCK { return nil }
+                throw StateError(kind: .io, path: path,
+                                 message: "cannot lock the outbox: \(String(cString: strerror(code)))")
+            }
+            usleep(20_000)
+        }
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+    }
+}

@@ -1,0 +1,94 @@
+import CSQLite
+
+/// A failed SQLite call: the extended result code, SQLite's message, the statement
+/// that failed (if any) and the database file, so a message always names the file.
+public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConvertible, Equatable, Sendable {
+    /// What the failure means for the user; `CLI/` turns it into an exit status.
+    public enum Kind: Equatable, Sendable {
+        /// The state cannot be opened or created (permissions, not a database, newer schema): EX_CANTCREAT.
+        case cannotOpen
+        /// Reading or writing failed (disk full, I/O error): EX_IOERR.
+        case io
+        /// Another coolcal kept the database locked past every retry: EX_TEMPFAIL.
+        case busy
+        /// Anything else (constraint, misuse): a bug or damaged state, reported as EX_IOERR.
+        case other
+    }
+
+    /// The extended result code (`SQLITE_IOERR_WRITE`, …); `code & 0xff` is the primary one.
+    public var code: Int32
+    /// SQLite's own message (`sqlite3_errmsg`), e.g. "disk I/O error".
+    public var message: String
+    /// The SQL being run, for debugging; never part of the user-facing description.
+    public var sql: String?
+    /// The database file.
+    public var file: String
+
+    /// An error as the `check` funnel builds it.
+    public init(code: Int32, message: String, sql: String? = nil, file: String) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+        self.file = file
+    }
+
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_IOERR`, …).
+    public var primaryCode: Int32 { code & 0xff }
+
+    /// True for the two codes that mean "someone else holds a lock; try again".
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
+    /// The failure's meaning, from the primary code.
+    public var kind: Kind {
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_AUTH:
+            return .cannotOpen
+        case SQLITE_IOERR, SQLITE_FULL, SQLITE_NOMEM, SQLITE_PROTOCOL: return .io
+        default: return .other
+        }
+    }
+
+    /// `FILE: message`, lowercase like every coolcal error. A lock that outlived the
+    /// retries is said in words a user can act on, not as "database is locked".
+    public var description: String {
+        if isBusy {
+            return "\(file): the state is locked by another coolcal; try again later"
+        }
+        return "\(file): \(message)"
+    }
+
+    /// The description plus the code and the SQL, for logs and test failures.
+    public var debugDescription: String {
+        var text = "\(file): \(message) (sqlite code \(code))"
+        if let sql { text += " in: \(sql)" }
+        return text
+    }
+}
+
+/// The state directory or its files could not be set up, or a stored row is unreadable.
+public struct StateError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, for the exit status.
+    public enum Kind: Equatable, Sendable {
+        /// Cannot create or open the state directory or file: EX_CANTCREAT.
+        case cannotCreate
+        /// A stored row cannot be read back (damaged state): EX_IOERR.
+        case io
+    }
+
+    public var kind: Kind
+    /// The directory or file concerned.
+    public var path: String
+    /// Short and lowercase, e.g. "cannot create the state directory: Permission denied".
+    public var message: String
+
+    /// An error about `path`.
+    public init(kind: Kind, path: String, message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+
+    /// `PATH: message`.
+    public var description: String { "\(path): \(message)" }
+}

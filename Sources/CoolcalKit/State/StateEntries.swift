@@ -1,0 +1,107 @@
+import Foundation
+
+/// An answer to an invitation, as stored (`rawValue`) and as sent (`method`).
+public enum Answer: String, Sendable, CaseIterable {
+    case accepted
+    case declined
+    case comment
+
+    /// The last path segment of the server request: `accept`, `decline`, `comment`.
+    public var method: String {
+        switch self {
+        case .accepted: return "accept"
+        case .declined: return "decline"
+        case .comment: return "comment"
+        }
+    }
+
+    /// The answer for a server method name, as stored in the outbox.
+    public init?(method: String) {
+        guard let answer = Answer.allCases.first(where: { $0.method == method }) else { return nil }
+        self = answer
+    }
+}
+
+/// One received invitation in the inbox.
+public struct InboxEntry: Equatable, Sendable {
+    /// `Invite.ID.text`.
+    public var id: String
+    /// May be empty; the inbox shows `---` then.
+    public var title: String
+    /// The invitation's times as `Invite` has them (`end` exclusive).
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+    public var allDay: Bool
+    /// The payload as received (JSON text, or the iTIP text), for `inbox open`.
+    public var payload: String
+    /// When it was first received, or last re-sent with different content.
+    public var receivedAt: Date
+    /// Set by `markRead` (`coolcal inbox open ID`); a changed re-sent invitation clears it.
+    public var read: Bool
+}
+
+/// Where an answer stands with the server.
+public enum Delivery: String, Sendable {
+    /// No server was configured when it was given: kept locally only.
+    case local
+    /// In the outbox, waiting for the server.
+    case queued
+    /// The server refused it (4xx); kept in the outbox with the reason.
+    case failed
+    /// The server acknowledged it (2xx).
+    case delivered
+}
+
+/// One answer given, as `coolcal responses` lists it.
+public struct ResponseEntry: Equatable, Sendable {
+    /// The idempotency key the server sees for this answer.
+    public var key: String
+    /// `Invite.ID.text`.
+    public var inviteID: String
+    public var answer: Answer
+    /// The comment given with the answer, if any (always set for `.comment`).
+    public var comment: String?
+    public var answeredAt: Date
+    /// The invitation's title and times when it was (last) answered.
+    public var title: String
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+    public var allDay: Bool
+    /// Whether the server has it yet.
+    public var delivery: Delivery
+}
+
+/// One request waiting in (or refused from) the RSVP outbox.
+public struct OutboxEntry: Equatable, Sendable {
+    /// `queued` is retried by every run; `failed` (4xx) is kept for the user to see.
+    public enum State: String, Sendable { case queued, failed }
+
+    /// Creation order: the outbox is sent in this order.
+    public var sequence: Int64
+    /// Sent as the `Idempotency-Key` header; stable across retries.
+    public var key: String
+    /// The answer, which picks the request path (`accept`, `decline`, `comment`).
+    public var answer: Answer
+    /// `Invite.ID.text`, percent-encoded into the path when sent.
+    public var inviteID: String
+    /// The JSON request body: `{}` or `{"comment":"…"}`.
+    public var body: String
+    public var createdAt: Date
+    /// Requests sent for it so far that did not deliver it.
+    public var attempts: Int
+    /// Why the last attempt did not deliver it, with any server credentials redacted.
+    public var lastError: String?
+    /// Queued (retried) or failed (kept for the user).
+    public var state: State
+}
+
+/// What `recordAnswer` did.
+public struct RecordedAnswer: Equatable, Sendable {
+    /// The answer's idempotency key (the same one when the answer repeats the last).
+    public var key: String
+    /// False when the answer only repeated the latest one of its kind, which changes
+    /// nothing (so re-running `accept` or `merge` after a crash is harmless).
+    public var isNew: Bool
+    /// True when the answer waits in the outbox after this call.
+    public var queued: Bool
+}

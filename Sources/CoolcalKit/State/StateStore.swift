@@ -1,0 +1,192 @@
+import Foundation
+
+/// The app's memory in `--state DIR`: inbox, answers, badge and RSVP outbox, in one
+/// SQLite database (`state.db`, WAL).
+///
+/// Each `StateStore` is one connection, used from one thread; many stores, in one
+/// process or in several coolcal processes, may share a directory at once. Every
+/// write is one `BEGIN IMMEDIATE` transaction retried while another writer holds the
+/// lock, so none of them loses a row or reports "database is locked".
+/// The directory is created `0700` and the database files are `0600`: the state holds
+/// what people wrote in comments.
+public final class StateStore {
+    /// The database's file name inside the state directory.
+    public static let fileName = "state.db"
+
+    /// The state directory.
+    public let directory: String
+    let database: SQLiteDatabase
+
+    /// The database file.
+    public var databasePath: String { directory + "/" + Self.fileName }
+
+    /// Opens (creating if needed) the state in `directory` and brings its schema up to date.
+    ///
+    /// - Parameter busyTimeout: how long SQLite waits for another writer on each try;
+    ///   `transaction` retries on top of it for up to `retryWindow` seconds.
+    /// - Throws: `StateError` (directory or file cannot be created), `SQLiteError`.
+    public init(directory: String, busyTimeout: TimeInterval = 10, retryWindow: TimeInterval = 30) throws {
+        self.directory = directory
+        try Self.makeDirectory(directory)
+        let path = directory + "/" + Self.fileName
+        try Self.createPrivateFile(path)
+        database = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, retryWindow: retryWindow)
+        try migrate()
+        tightenFileModes()
+    }
+
+    // MARK: Files
+
+    /// Creates the directory `0700` (its parents with the usual mode, like `mkdir -p`).
+    /// An existing directory is used as it is: its mode is the owner's choice.
+    private static func makeDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StateError(kind: .cannotCreate, path: path, message: "not a directory")
+            }
+            return
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        // Another coolcal may create it between the check and mkdir: EEXIST is fine.
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw fileError(errno, path: path, doing: "cannot create the state directory")
+        }
+        // mkdir's mode is filtered by the umask; make it exactly 0700.
+        if chmod(path, 0o700) != 0 {
+            throw fileError(errno, path: path, doing: "cannot set the state directory's mode")
+        }
+    }
+
+    /// Creates an empty database file `0600` before SQLite opens it, because SQLite
+    /// would create it `0644` and gives its `-wal`/`-shm` files the main file's mode.
+    ///
+    /// The file is made under a temporary name and linked into place: closing any
+    /// descriptor of the database drops every POSIX lock this process holds on it,
+    /// and another `StateStore` in this process may already have it open and locked.
+    private static func createPrivateFile(_ path: String) throws {
+        if access(path, F_OK) == 0 { return }
+        let temp = path + "." + UUID().uuidString + ".new"
+        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 { throw fileError(errno, path: temp, doing: "cannot create the state file") }
+        defer { unlink(temp) }
+        let modeError = fchmod(fd, 0o600) == 0 ? 0 : errno
+        close(fd)
+        if modeError != 0 { throw fileError(modeError, path: temp, doing: "cannot set the state file's mode") }
+        if link(temp, path) == 0 { return }
+        switch errno {
+        case EEXIST:
+            return  // another coolcal created it first
+        case EPERM, EOPNOTSUPP:
+            // No hard links on this file system: create it in place, which can never
+            // replace a database another coolcal made meanwhile (one process opens it once).
+            let direct = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if direct >= 0 {
+                _ = fchmod(direct, 0o600)
+                close(direct)
+            } else if errno != EEXIST {
+                throw fileError(errno, path: path, doing: "cannot create the state file")
+            }
+        default:
+            throw fileError(errno, path: path, doing: "cannot create the state file")
+        }
+    }
+
+    /// Makes the database and its WAL files `0600` even when an older or foreign tool
+    /// created them looser. Best effort: a file we do not own keeps its mode, and the
+    /// WAL files may not exist (SQLite deletes them when the last connection closes).
+    private func tightenFileModes() {
+        for suffix in ["", "-wal", "-shm"] {
+            _ = chmod(databasePath + suffix, 0o600)
+        }
+    }
+
+    private static func fileError(_ code: Int32, path: String, doing what: String) -> StateError {
+        let kind: StateError.Kind = (code == ENOSPC || code == EDQUOT || code == EIO) ? .io : .cannotCreate
+        return StateError(kind: kind, path: path, message: "\(what): \(String(cString: strerror(code)))")
+    }
+
+    // MARK: Schema
+
+    /// Schema steps; `PRAGMA user_version` counts how many have run. Append only:
+    /// a released step never changes, a new one goes at the end.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE invitations (
+            id TEXT PRIMARY KEY NOT NULL,
+            title TEXT NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            received_at REAL NOT NULL,
+            read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE responses (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            invite_id TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'declined', 'comment')),
+            comment TEXT,
+            answered_at REAL NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            delivered_at REAL
+        );
+        CREATE INDEX responses_by_invite ON responses (invite_id, answer);
+        CREATE TABLE badge (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            count INTEGER NOT NULL CHECK (count >= 0)
+        );
+        INSERT INTO badge (id, count) VALUES (1, 0);
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE REFERENCES responses (key),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'comment')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed'))
+        );
+        """,
+    ]
+
+    private func schemaVersion() throws -> Int {
+        try Int(database.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0)
+    }
+
+    /// Runs the missing schema steps in one write transaction, so two coolcals opening
+    /// a new state at once run them exactly once between them.
+    private func migrate() throws {
+        // A plain read first: the usual case (up to date) then never takes the write lock.
+        if try database.retrying({ try schemaVersion() }) == Self.migrations.count { return }
+        try database.transaction(.immediate) {
+            let version = try schemaVersion()
+            guard version <= Self.migrations.count else {
+                throw StateError(kind: .cannotCreate, path: databasePath,
+                                 message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+            }
+            guard version < Self.migrations.count else { return }
+            for step in Self.migrations[version...] { try database.execute(step) }
+            try database.execute("PRAGMA user_version = \(Self.migrations.count)")
+        }
+    }
+
+    // MARK: Row helpers
+
+    /// Reads back a time stored as `OccurrenceTime.jsonString`.
+    func time(_ text: String?, column: String, id: String) throws -> OccurrenceTime {
+        guard let text, let time = try? InviteDate.parse(text) else {
+            throw StateError(kind: .io, path: databasePath,
+                             message: "damaged state: \(column) of '\(id)' is '\(text ?? "NULL")'")
+        }
+        return time
+    }
+
+    static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+}
