@@ -82,6 +82,26 @@ import Testing
         #expect(String(decoding: try read(cal), as: UTF8.self).contains("X-COOLCAL-INVITE-ID:12"))
     }
 
+    @Test func danglingSymlinkIsWrittenAtItsTarget() throws {
+        let dir = URL(fileURLWithPath: try Binary.temp("x", Data())).deletingLastPathComponent().path
+        try FileManager.default.createSymbolicLink(atPath: dir + "/cal.ics", withDestinationPath: "nothere.ics")
+        #expect(try Binary.run(["accept", Binary.sample("invite.json"), dir + "/cal.ics"]).status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/cal.ics") == "nothere.ics")
+        #expect(String(decoding: try read(dir + "/nothere.ics"), as: UTF8.self).contains("X-COOLCAL-INVITE-ID:12"))
+    }
+
+    @Test func unicodeLineSeparatorsStayInTheTitle() throws {
+        let cal = try copyOfSample("work.ics")
+        let odd = try invite(77, "A\u{2028}B\u{85}C\rD", "2030-03-01T10:00:00Z", "2030-03-01T11:00:00Z")
+        #expect(try Binary.run(["accept", odd, cal]).status == 0)
+        let once = try read(cal)
+        #expect(try Binary.run(["accept", odd, cal]).stdout.hasSuffix("unchanged\n"))
+        #expect(try read(cal) == once)
+        let events = try Binary.run(["events", "--json", "--from", "2030-03-01", cal])
+        let list = try #require(try Binary.json(events.stdout)["events"] as? [[String: Any]])
+        #expect(list.first { ($0["uid"] as? String)?.hasPrefix("coolcal-invite-77") == true }?["summary"] as? String == "A\u{2028}B\u{85}C\nD")
+    }
+
     @Test func ifFreeAndDryRun() throws {
         let cal = try copyOfSample("work.ics")
         let before = try read(cal)

@@ -40,6 +40,7 @@ import Testing
         (["conflicts", "--buffer", "soon", "a", "b"], "--buffer 'soon' is not a duration (e.g. 2h, 90m, 1h30m, 0)", "conflicts"),
         (["conflicts", "--buffer"], "option '--buffer' needs a value (DURATION)", "conflicts"),
         (["conflicts", "--json=yes", "a", "b"], "option '--json' takes no value", "conflicts"),
+        (["conflicts", "--json", "--json", "a", "b"], "option '--json' given more than once", "conflicts"),
         (["conflicts", "--tz", "A", "--tz", "B", "a", "b"], "option '--tz' given more than once", "conflicts"),
         (["conflicts", "--color", "sometimes", "a", "b"], "--color must be auto, always or never, not 'sometimes'", "conflicts"),
         (["conflicts", "a", "-"], "only the invitation can be read from standard input", "conflicts"),

@@ -11,7 +11,7 @@ import Testing
         #expect(Buffer(parsing: text) == Buffer(days: days, seconds: seconds))
     }
 
-    @Test(arguments: ["", "2", "h", "2x", "-2h", "2h30", "99999999h"])
+    @Test(arguments: ["", "2", "h", "2x", "-2h", "2h30", "99999999h", "367d", "100000w100000w"])
     func badBuffers(_ text: String) {
         #expect(Buffer(parsing: text) == nil)
     }

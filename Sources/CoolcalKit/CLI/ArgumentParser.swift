@@ -27,7 +27,9 @@ enum ArgumentParser {
             let (option, inline) = try lookup(arg, spec)
             if option.value == nil {
                 if inline != nil { throw UsageError("option '--\(option.long)' takes no value", command: spec.name) }
-                result.flags.insert(option.long)
+                if !result.flags.insert(option.long).inserted {
+                    throw UsageError("option '--\(option.long)' given more than once", command: spec.name)
+                }
                 continue
             }
             let value: String

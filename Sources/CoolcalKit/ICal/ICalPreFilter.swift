@@ -31,10 +31,16 @@ public struct ICalPreFilter {
     private var stack: [UInt64] = []
     private var block: Block?
     private var previousWasTimeLine = false
-    /// A `RANGE=THISANDFUTURE` override can move a series' instances by any amount:
-    /// once one is seen, every dropped recurring event is put back where it was.
-    private var thisAndFuture = false
-    private var heldRecurring: [(at: Int, bytes: [UInt8])] = []
+    /// Set when the file has something the filter cannot bound — a `RANGE` on a
+    /// RECURRENCE-ID (an override that moves a whole series by any amount), a property
+    /// name cut by a fold, a VTIMEZONE offset beyond the margin: then nothing is
+    /// dropped and the caller parses the whole file.
+    private var giveUp = false
+    /// Overrides that may be dropped, decided at the end when every master with their
+    /// UID is known (a master later in the file counts too).
+    private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64)] = []
+    /// True when the physical line before a continuation ended inside a property name.
+    private var previousNameOpen = false
     /// For each master seen so far (by a hash of its UID): the longest its first
     /// instance can be, or nil when it cannot be judged. An override is dropped only
     /// when its master's instance at RECURRENCE-ID cannot reach the window either.
@@ -45,11 +51,11 @@ public struct ICalPreFilter {
         self.window = window
     }
 
-    /// Filters a whole calendar in memory.
+    /// Filters a whole calendar in memory (the input itself when it cannot be judged).
     public static func filter(_ data: Data, window: TimeWindow) -> Data {
         var filter = ICalPreFilter(window: window)
         data.withUnsafeBytes { filter.feed($0) }
-        return filter.finish()
+        return filter.finish() ?? data
     }
 
     /// Takes the next piece of the file; lines may be cut anywhere.
@@ -85,8 +91,8 @@ public struct ICalPreFilter {
         }
     }
 
-    /// Everything kept, in the original order.
-    public mutating func finish() -> Data {
+    /// Everything kept, in the original order; nil when the file must be parsed whole.
+    public mutating func finish() -> Data? {
         if !carry.isEmpty {
             let line = carry
             carry = []
@@ -94,11 +100,17 @@ public struct ICalPreFilter {
         }
         out += pending
         pending = []
-        guard thisAndFuture, !heldRecurring.isEmpty else { return Data(out) }
+        if giveUp { return nil }
         var merged: [UInt8] = []
-        merged.reserveCapacity(out.count + heldRecurring.reduce(0) { $0 + $1.bytes.count })
+        merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
         var at = 0
-        for held in heldRecurring {
+        for held in heldOverrides {
+            // Dropped only when every master of the UID is known and its instance at
+            // RECURRENCE-ID misses the window too.
+            if let known = masterLengths[held.uid], let length = known,
+               held.rid + held.slack + length < window.start || held.rid - held.slack > window.end {
+                continue
+            }
             merged += out[at..<held.at]
             merged += held.bytes
             at = held.at
@@ -116,14 +128,17 @@ public struct ICalPreFilter {
         lineEnd = p + full
         let first = full > 0 ? p[0] : 0
         if first == 0x20 || first == 0x09 {
-            // A folded continuation: of a time line, that block is not simple.
+            // A folded continuation: of a time line, that block is not simple; after a
+            // line that ended inside the property name, no line can be classified.
             if previousWasTimeLine { block?.simple = false }
             if previousWasUID { block?.uid = nil }
+            if previousNameOpen { giveUp = true }
             emit(bytes)
             return
         }
         previousWasTimeLine = false
         previousWasUID = false
+        previousNameOpen = memchr(p, 0x3A, contentEnd) == nil && memchr(p, 0x3B, contentEnd) == nil
         let upperFirst = upper(first)
         if upperFirst == 0x42, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
             if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
@@ -149,13 +164,14 @@ public struct ICalPreFilter {
             }
             if stack.last == name { stack.removeLast() } else { stack.removeAll() }
         } else {
-            if block != nil {
+            if upperFirst == 0x54, ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
+            if block != nil, block?.inner.isEmpty == true {
                 if upperFirst == 0x55, contentEnd > 4, upper(p[1]) == 0x49, upper(p[2]) == 0x44, p[3] == 0x3A {
                     block!.uid = nameHash(p + 4, contentEnd - 4)
                     block!.uidLines += 1
                     previousWasUID = true
                 } else {
-                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, thisAndFuture: &thisAndFuture)
+                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, giveUp: &giveUp)
                 }
             }
             emit(bytes)
@@ -185,16 +201,13 @@ public struct ICalPreFilter {
     private mutating func close(_ b: Block) {
         let uid = b.uidLines == 1 ? b.uid : nil
         if let rid = b.recurrenceID {
-            // An override: its own span and its master's instance at RID must both miss.
-            if b.simple, b.rules.isEmpty, !thisAndFuture, let uid, let known = masterLengths[uid], let length = known,
-               let reaches = b.reaches(window), !reaches {
-                let slack = rid.utc ? 0 : ICalPreFilter.margin
-                if rid.seconds + slack + length < window.start || rid.seconds - slack > window.end {
-                    heldRecurring.append((out.count, takeBlock()))
-                    return
-                }
+            // An override: its own span must miss; its master's instance at RID is
+            // judged at the end, when all masters of the UID have been seen.
+            if b.simple, b.rules.isEmpty, let uid, let reaches = b.reaches(window), !reaches {
+                heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, rid.utc ? 0 : ICalPreFilter.margin))
+            } else {
+                out += takeBlock()
             }
-            out += takeBlock()
             return
         }
         if let uid {
@@ -205,13 +218,9 @@ public struct ICalPreFilter {
                 masterLengths[uid] = .some(length)
             }
         }
-        if b.simple, b.rules.isEmpty || !thisAndFuture, let reaches = b.reaches(window), !reaches {
-            if b.rules.isEmpty {
-                pending.removeAll(keepingCapacity: true)
-                blockStart = nil
-            } else {
-                heldRecurring.append((out.count, takeBlock()))
-            }
+        if b.simple, let reaches = b.reaches(window), !reaches {
+            pending.removeAll(keepingCapacity: true)
+            blockStart = nil
         } else {
             out += takeBlock()
         }
@@ -223,6 +232,23 @@ public struct ICalPreFilter {
         block = nil
     }
 
+
+    /// `TZOFFSETFROM`/`TZOFFSETTO` beyond 20 hours: libical uses such zones, and they
+    /// would break the one-day margin.
+    private static func extremeOffset(_ p: UnsafePointer<UInt8>, _ to: Int) -> Bool {
+        guard has(p, 0, to, "TZOFFSET"), let colon = valueStart(p, 0, to) else { return false }
+        var digits = 0, value = 0
+        for i in colon..<to {
+            let c = p[i]
+            if c >= 0x30 && c <= 0x39 {
+                if digits < 2 { value = value * 10 + Int(c - 0x30) }
+                digits += 1
+            } else if c != 0x2B && c != 0x2D && c != 0x20 {
+                return true
+            }
+        }
+        return digits < 4 || value >= 20
+    }
 
     /// `BEGIN:NAME` / `END:NAME` → a hash of the upper-cased, trimmed name (FNV-1a).
     private static func componentName(_ base: UnsafePointer<UInt8>, _ to: Int, keyword: StaticString) -> UInt64? {
@@ -238,7 +264,7 @@ public struct ICalPreFilter {
 
     /// Reads one property line of the block; true when it was a time line.
     private static func property(_ base: UnsafePointer<UInt8>, _ to: Int, into b: inout Block,
-                                 thisAndFuture: inout Bool) -> Bool {
+                                 giveUp: inout Bool) -> Bool {
         let from = 0
         guard let kind = PropertyKind.of(base, from, to) else { return false }
         switch kind {
@@ -246,7 +272,8 @@ public struct ICalPreFilter {
             b.simple = false
             return false
         case .recurrenceID:
-            if contains(base, to, "THISANDFUTURE") { thisAndFuture = true }
+            // RANGE (THISANDFUTURE, in any case) moves a whole series: judge nothing.
+            if containsUppercased(base, to, "RANGE") { giveUp = true }
             guard let colon = valueStart(base, from, to), b.recurrenceID == nil, parametersPlain(base, from, colon),
                   let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) else {
                 b.simple = false
@@ -409,15 +436,14 @@ public struct ICalPreFilter {
 
 private func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
-/// Case-sensitive search for an ASCII needle.
-private func contains(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
+/// Search for an upper-case ASCII needle, ignoring the case of the haystack.
+private func containsUppercased(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
     let n = needle.utf8CodeUnitCount
-    let first = needle.utf8Start[0]
-    var at = 0
-    while at + n <= count, let p = memchr(base + at, Int32(first), count - at) {
-        let i = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-        if i + n <= count && memcmp(base + i, needle.utf8Start, n) == 0 { return true }
-        at = i + 1
+    guard count >= n else { return false }
+    for i in 0...(count - n) {
+        var j = 0
+        while j < n && upper(base[i + j]) == needle.utf8Start[j] { j += 1 }
+        if j == n { return true }
     }
     return false
 }

@@ -40,7 +40,12 @@ public enum ICalReader {
             filter.feed(chunk)
         }
         guard try shape.check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
-        return try parse(filter.finish(), file: path)
+        guard let kept = filter.finish() else {
+            // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
+            // a property name cut by a fold): parse the whole file.
+            return try parse(try InputFile.read(path), file: path)
+        }
+        return try parse(kept, file: path)
     }
 
     /// What the first bytes and any NUL say about a file, gathered piece by piece.

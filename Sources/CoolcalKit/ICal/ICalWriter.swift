@@ -59,7 +59,10 @@ public enum ICalWriter {
         }
     }
 
+    /// libical ends lines with CRLF; only those are line ends. (Swift's `isNewline`
+    /// would also split text at U+2028 or U+0085 inside a SUMMARY.)
     static func normalizeLineEndings(_ text: String, to ending: String) -> String {
-        text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map { $0 + ending }.joined()
+        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0 + ending }.joined()
     }
 }

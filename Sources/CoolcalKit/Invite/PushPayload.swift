@@ -21,7 +21,9 @@ enum PushPayload {
             throw fail("expected a JSON object, found \(root.typeName)")
         }
         // Trimmed: readers disagree on trailing spaces in a SUMMARY (libical drops them).
-        let title = try string(root, "title", fail).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Line breaks as iCalendar text has them (\n); a bare CR does not survive libical.
+        let title = try string(root, "title", fail).replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\r", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else {
             throw fail("\"title\" is empty")
         }

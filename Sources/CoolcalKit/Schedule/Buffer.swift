@@ -34,7 +34,8 @@ public struct Buffer: Equatable, Sendable {
             }
             number = ""
         }
-        guard number.isEmpty else { return nil }
+        // At most a year: anything longer is a typo, and would leave the calendar's range.
+        guard number.isEmpty, days * 86_400 + seconds <= 366 * 86_400 else { return nil }
         self.init(days: days, seconds: seconds)
     }
 

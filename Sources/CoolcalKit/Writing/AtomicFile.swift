@@ -5,10 +5,19 @@ import Foundation
 /// write, `fsync`, `rename`, `fsync` the directory. Mode and owner are kept.
 public enum AtomicFile {
     /// Where a path really lives: a symlinked calendar is written at its target.
+    /// A dangling link is followed too: the file is created where the link points.
     public static func resolve(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        var current = path
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = target.hasPrefix("/") ? target
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(target).path
+        }
+        return current
     }
 
     /// Writes `data` to `path` (which must already be resolved). `existing` gives the
