@@ -50,10 +50,17 @@ struct Answers {
         return recorded
     }
 
+    /// A drainer whose per-request timeout is `COOLCAL_SERVER_TIMEOUT` seconds (default 5):
+    /// a stalled server must not hang cron.
+    func drainer(_ store: StateStore, _ server: URL) -> OutboxDrainer {
+        let timeout = environment["COOLCAL_SERVER_TIMEOUT"].flatMap(TimeInterval.init).map { min(max($0, 0.1), 300) } ?? 5
+        return OutboxDrainer(store: store, server: server, requestTimeout: timeout, resourceTimeout: timeout * 3)
+    }
+
     /// Tries to empty the outbox without waiting for another coolcal that is at it.
     func deliver(_ store: StateStore) throws {
         guard let server = try server() else { return }
-        let summary = try OutboxDrainer(store: store, server: server).drain(lockTimeout: 0)
+        let summary = try drainer(store, server).drain(lockTimeout: 0)
         if summary.queued > 0 {
             let why = summary.stopReason.map { " (\($0))" } ?? ""
             diagnostics.warn("\(summary.queued) answer\(summary.queued == 1 ? "" : "s") queued for \(RSVPClient.redacted(server))\(why); 'coolcal outbox flush' retries")

@@ -11,7 +11,7 @@ struct OutboxCommand {
             guard let server = try answers.server() else {
                 throw UsageError("no server is configured (--server, COOLCAL_SERVER or 'server =' in the config)", command: "outbox")
             }
-            let s = try OutboxDrainer(store: store, server: server).drain(lockTimeout: answers.settings.lockTimeout)
+            let s = try answers.drainer(store, server).drain(lockTimeout: answers.settings.lockTimeout)
             out.write("delivered \(s.delivered), refused \(s.failed), still queued \(s.queued)\n")
             if s.denied {
                 throw ServerError(message: "\(RSVPClient.redacted(server)): the server refused the credentials", denied: true)
