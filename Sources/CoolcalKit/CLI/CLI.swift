@@ -64,6 +64,7 @@ public enum CLI {
         case .responses(let common):
             let settings = try Settings(common, env, diagnostics)
             let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+            _ = try answers.server()
             let store = try answers.open()
             try answers.deliver(store)
             out.write(ResponsesText(style: settings.style).render(try store.responses(), json: common.json))
@@ -76,8 +77,9 @@ public enum CLI {
             return try MergeCommand(request: request, settings: settings, diagnostics: diagnostics).run(out)
         case .config(let common, let buffer):
             let settings = try Settings(common, env, diagnostics)
-            out.write(ConfigReport(settings: settings, common: common, buffer: buffer, environment: env.variables)
-                .render(json: common.json))
+            let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+            out.write(ConfigReport(settings: settings, common: common, buffer: buffer, environment: env.variables,
+                                   answers: answers).render(json: common.json))
         case .completions(let shell):
             out.write(Completions.script(for: shell))
         }

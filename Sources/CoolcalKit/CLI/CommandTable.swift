@@ -155,7 +155,7 @@ public enum CommandTable {
         name: "config",
         usage: "coolcal config [options]",
         summary: "show the effective settings and where each comes from",
-        options: [tz, me, buffer, json, help],
+        options: [tz, me, buffer, state, server, json, help],
         examples: ["coolcal config", "coolcal config --json"])
 
     public static let helpCommand = CommandSpec(

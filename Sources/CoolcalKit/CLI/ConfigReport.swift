@@ -6,6 +6,7 @@ struct ConfigReport {
     let common: CommonRequest
     let buffer: Buffer?
     let environment: [String: String]
+    let answers: Answers
 
     private var rows: [(key: String, value: String, source: String)] {
         let config = settings.config
@@ -27,7 +28,13 @@ struct ConfigReport {
             ("calendars", config.calendars.isEmpty ? "(none)" : config.calendars.joined(separator: ", "),
              source(flag: false, config: !config.calendars.isEmpty, otherwise: "default")),
             ("domain", settings.domain, source(flag: false, config: config.domain != nil, otherwise: "host name")),
-            ("server", config.server ?? "(none)", source(flag: false, config: config.server != nil, otherwise: "default")),
+            ("state", answers.stateDirectory, common.state != nil ? "command line"
+                : (environment["COOLCAL_STATE"].map { !$0.isEmpty } ?? false) ? "COOLCAL_STATE"
+                : (environment["XDG_DATA_HOME"].map { !$0.isEmpty } ?? false) ? "XDG_DATA_HOME" : "default"),
+            ("server", ((try? answers.server()) ?? nil).map(RSVPClient.redacted) ?? config.server.map { _ in "(not a usable URL)" } ?? "(none)",
+             common.server != nil ? "command line"
+                : (environment["COOLCAL_SERVER"].map { !$0.isEmpty } ?? false) ? "COOLCAL_SERVER"
+                : config.server != nil ? "config file" : "default"),
             ("locale", settings.style.locale.identifier, localeSource),
             ("lock timeout", String(format: "%g s", settings.lockTimeout),
              environment["COOLCAL_LOCK_TIMEOUT"] != nil ? "COOLCAL_LOCK_TIMEOUT" : "default"),

@@ -10,7 +10,8 @@ enum HelpText {
         }
         out += "\nOptions:\n  -h, --help   show this help\n  --version    show the version\n"
         out += "\nExit status: 0 free or done, 1 busy (not accepted), 64 usage, 65 bad data, 66 missing input,\n"
-        out += "73 cannot write, 74 I/O error, 75 locked or changed (try again), 78 bad config.\n"
+        out += "73 cannot write, 74 I/O error, 75 locked, changed or server down (try again),\n"
+        out += "77 server refused the credentials, 78 bad config.\n"
         out += "See 'coolcal help COMMAND' for one command, and 'man coolcal' for the full reference.\n"
         return out
     }

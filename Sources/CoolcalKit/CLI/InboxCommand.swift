@@ -9,13 +9,13 @@ struct InboxCommand {
 
     func run(open id: String?, _ out: TextSink) throws -> ExitStatus {
         let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+        _ = try answers.server()
         let store = try answers.open()
         let text = InboxText(style: settings.style, now: settings.now)
         if let id {
-            guard let entry = try store.entry(id: id) else {
+            guard try store.markRead(id: id), let entry = try store.entry(id: id) else {
                 throw InputFileError(kind: .missing, path: id, reason: "no invitation with this id in the inbox")
             }
-            _ = try store.markRead(id: id)
             out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
             let entries = try store.inbox()

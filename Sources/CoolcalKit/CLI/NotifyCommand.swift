@@ -19,6 +19,7 @@ struct NotifyCommand {
             throw InviteError(file: name, message: "not a push payload (notify filters JSON objects)")
         }
         let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+        _ = try answers.server()
         let store = try answers.open()
         var aps: [(String, JSONValue)] = []
         if case .object(let pairs)? = JSONValue.object(payload)["aps"] { aps = pairs }
