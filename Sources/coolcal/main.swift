@@ -1,6 +1,11 @@
 import CoolcalKit
 import Foundation
 
+// A file-size limit (ulimit -f) or a full pipe must be an error coolcal reports
+// (EFBIG → exit 74, EPIPE), not a signal that kills it halfway.
+signal(SIGXFSZ, SIG_IGN)
+signal(SIGPIPE, SIG_IGN)
+
 let status = CLI.run(
     Array(CommandLine.arguments.dropFirst()),
     environment: RunEnvironment(
