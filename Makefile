@@ -53,7 +53,7 @@ unit: build
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
 SIZES ?= 1000,10000,100000
 bench: deps pydeps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release
 	python3 bench/run.py --sizes $(SIZES) --coolcal .build/release/coolcal --python $(PYENV)/bin/python
 
 clean:
