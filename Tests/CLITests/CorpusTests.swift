@@ -67,16 +67,13 @@ import Glibc
               stderr: .error("not a push payload (notify filters JSON objects)")),
         // BUG: a trailing comma is not JSON, yet the payload is accepted (exit 0, and accept writes it).
         .init(.corpus("invites/json-trailing-comma.json"), .conflicts, 65,
-              stderr: .prefix("coolcal: error: {file}: not valid JSON"),
-              bug: "BUG: trailing comma accepted as JSON (exit 0)"),
+              stderr: .prefix("coolcal: error: {file}: not valid JSON")),
         // BUG: same, through accept: the calendar is written from invalid JSON.
         .init(.corpus("invites/json-trailing-comma.json"), .accept, 65,
-              stderr: .prefix("coolcal: error: {file}: not valid JSON"),
-              bug: "BUG: trailing comma accepted as JSON; accept writes the event"),
+              stderr: .prefix("coolcal: error: {file}: not valid JSON")),
         // BUG: same, through notify: treated as a valid invitation.
         .init(.corpus("invites/json-trailing-comma.json"), .notify, 65,
-              stderr: .error("not a push payload (notify filters JSON objects)"),
-              bug: "BUG: trailing comma accepted as JSON by notify"),
+              stderr: .error("not a push payload (notify filters JSON objects)")),
         .init(.corpus("invites/json-comments.json"), .conflicts, 65,
               stderr: .error("not valid JSON: invalid value at line 2, column 3")),
         .init(.corpus("invites/json-single-quotes.json"), .conflicts, 65,
@@ -170,9 +167,9 @@ import Glibc
               stdout: .contains(#""title":{"text":"Corpus"}"#), writes: .state),
         .init(.corpus("invites/json-title-empty.json"), .conflicts, 65, stderr: .error(#""title" is empty"#)),
         .init(.corpus("invites/json-title-nul-escape.json"), .conflicts, 65,
-              stderr: .error(#""title" contains a NUL character"#)),
+              stderr: .error(#""title" contains control characters"#)),
         .init(.corpus("invites/json-title-nul-escape.json"), .accept, 65,
-              stderr: .error(#""title" contains a NUL character"#)),
+              stderr: .error(#""title" contains control characters"#)),
         .init(.corpus("invites/json-start-number.json"), .conflicts, 65,
               stderr: .error(#""start" must be a string, found a number"#)),
         .init(.corpus("invites/json-start-object.json"), .conflicts, 65,
@@ -229,15 +226,12 @@ import Glibc
 
         // Title with control characters: ESC, BEL, CR LF, NEL, LINE SEPARATOR.
         .init(.corpus("invites/json-title-control.json"), .notify, 0,
-              stdout: .contains(#""body":"Bell\u0007 \u001b[31mRed"#), writes: .state),
-        // BUG: the title's ESC and BEL go raw to the terminal (stdout): escape-sequence injection.
-        .init(.corpus("invites/json-title-control.json"), .conflicts, 0, stdout: .contains("Red"),
-              bug: "BUG: conflicts prints the title's ESC/BEL control characters raw on stdout"),
-        // BUG: accept prints them raw too, the title's line break splits the one-line report, and the
-        // SUMMARY written into the calendar holds raw U+0007 and U+001B (RFC 5545 TEXT excludes CONTROL).
-        .init(.corpus("invites/json-title-control.json"), .accept, 0,
-              stdout: .prefix("accepted: "), writes: .acceptedInto("work.ics"),
-              bug: "BUG: accept prints raw ESC/BEL and writes them into SUMMARY"),
+              stderr: .warning(#""title" contains control characters; shown as a plain notification"#),
+              stdout: .contains(#""category":"""#), writes: .state),
+        .init(.corpus("invites/json-title-control.json"), .conflicts, 65,
+              stderr: .error(#""title" contains control characters"#)),
+        .init(.corpus("invites/json-title-control.json"), .accept, 65,
+              stderr: .error(#""title" contains control characters"#)),
 
         // Dates and times out of range.
         .init(.corpus("invites/json-year-0.json"), .conflicts, 65,
@@ -251,13 +245,11 @@ import Glibc
               stdout: .contains(#""aps":{"category":""}"#), writes: .state),
         // BUG: year 1 is a valid date (calendars accept 0001-9999) but is rejected as "not ISO 8601":
         // ISO8601DateFormatter converts through the Julian calendar, 0001-01-01 comes out as year 0.
-        .init(.corpus("invites/json-year-1.json"), .conflicts, 0, stdout: .prefix("Corpus\n"),
-              bug: "BUG: 0001-01-01T00:00:00Z rejected as not ISO 8601 (Julian-calendar conversion)"),
+        .init(.corpus("invites/json-year-1.json"), .conflicts, 0, stdout: .prefix("Corpus\n")),
         // BUG: dates before 1582-10-15 are silently shifted by the Julian/Gregorian difference:
         // 1500-03-01T10:00:00Z comes out as 1500-03-11T10:00:00Z.
         .init(.corpus("invites/json-year-1500.json"), .args(["conflicts", "--json", "{file}", "work.ics"]), 0,
-              stdout: .contains(#""start": "1500-03-01T10:00:00Z""#),
-              bug: "BUG: 1500-03-01T10:00:00Z silently read as 1500-03-11 (Julian calendar)"),
+              stdout: .contains(#""start": "1500-03-01T10:00:00Z""#)),
         // A window of almost 8,000 years is bounded (the weekly event stops at the limits).
         .init(.corpus("invites/json-year-9999-end.json"), .conflicts, 1, stdout: .prefix("Corpus\n")),
         .init(.corpus("invites/json-year-9999-end.json"), .accept, 0,
@@ -268,12 +260,10 @@ import Glibc
               stderr: .error(#""start" "2022-13-20T10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         // BUG: February 30 is read as March 2 (the formatter is lenient), so the message blames "end".
         .init(.corpus("invites/json-feb-30.json"), .conflicts, 65,
-              stderr: .error(#""start" "2022-02-30T10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#),
-              bug: "BUG: 2022-02-30 read as 2022-03-02; the error blames \"end\""),
+              stderr: .error(#""start" "2022-02-30T10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         // BUG: ... and with a later end it is accepted silently as 2022-03-02 (and accept writes that).
         .init(.corpus("invites/json-feb-30-silent.json"), .accept, 65,
-              stderr: .error(#""start" "2022-02-30T10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#),
-              bug: "BUG: 2022-02-30T10:00:00Z accepted as 2022-03-02 and written into the calendar"),
+              stderr: .error(#""start" "2022-02-30T10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         .init(.corpus("invites/json-hour-25.json"), .conflicts, 65,
               stderr: .error(#""start" "2022-08-20T25:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         .init(.corpus("invites/json-minute-60.json"), .conflicts, 65,
@@ -298,23 +288,19 @@ import Glibc
               stdout: .contains(#""end": "2022-08-20T08:30:00Z""#)),
         // BUG: an offset of +25:00 is accepted and read as some other offset (10:00+25:00 comes out 08:00Z).
         .init(.corpus("invites/json-offset-25h.json"), .conflicts, 65,
-              stderr: .error(#""start" "2022-08-20T10:00:00+25:00" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#),
-              bug: "BUG: UTC offset +25:00 accepted (read as 08:00Z)"),
+              stderr: .error(#""start" "2022-08-20T10:00:00+25:00" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         // BUG: same through accept: the event is written at the wrong time.
         .init(.corpus("invites/json-offset-25h.json"), .accept, 65,
-              stderr: .error(#""start" "2022-08-20T10:00:00+25:00" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#),
-              bug: "BUG: UTC offset +25:00 accepted and written"),
+              stderr: .error(#""start" "2022-08-20T10:00:00+25:00" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         // BUG: same through notify: the body shows 8:00 - 9:00 AM and the inbox stores it.
         .init(.corpus("invites/json-offset-25h.json"), .notify, 0,
               stderr: .prefix(#"coolcal: warning: {file}: "start" "2022-08-20T10:00:00+25:00" "#),
-              stdout: .contains(#""aps":{"category":""}"#), writes: .state,
-              bug: "BUG: notify shows a +25:00 payload as a valid invitation at 08:00Z"),
+              stdout: .contains(#""aps":{"category":""}"#), writes: .state),
         // BUG: offset minutes 99 accepted and ignored (+01:99 read as +01:00).
         .init(.corpus("invites/json-offset-minutes-99.json"), .conflicts, 65,
-              stderr: .error(#""start" "2022-08-20T10:00:00+01:99" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#),
-              bug: "BUG: UTC offset +01:99 accepted as +01:00"),
-        .init(.corpus("invites/json-lowercase-t-z.json"), .conflicts, 65,
-              stderr: .error(#""start" "2022-08-20t10:00:00z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
+              stderr: .error(#""start" "2022-08-20T10:00:00+01:99" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
+        // RFC 3339 §5.6 allows a lower-case t and z.
+        .init(.corpus("invites/json-lowercase-t-z.json"), .conflicts, 0, stdout: .prefix("Corpus\n")),
         .init(.corpus("invites/json-space-separator.json"), .conflicts, 65,
               stderr: .error(#""start" "2022-08-20 10:00:00Z" is not an ISO 8601 date-time (2022-08-20T08:00:00-08:00) or date (2022-08-20)"#)),
         .init(.corpus("invites/json-date-mixed.json"), .conflicts, 65,
@@ -360,17 +346,14 @@ import Glibc
         .init(.corpus("invites/itip-utf16le-bom.ics"), .conflicts, 65,
               stderr: .error("not UTF-8 text (a push payload is UTF-8 JSON)")),
         // BUG: ESC/BEL of the SUMMARY go raw to stdout.
-        .init(.corpus("invites/itip-summary-control.ics"), .conflicts, 0, stdout: .contains("Red"),
-              bug: "BUG: conflicts prints the SUMMARY's ESC/BEL control characters raw on stdout"),
+        .init(.corpus("invites/itip-summary-control.ics"), .conflicts, 0, stdout: .contains("Red")),
         // BUG: a TZID whose VTIMEZONE has no STANDARD/DAYLIGHT cannot be resolved, but the times are read
         // as UTC without a word; for an invitation an unresolvable TZID is an error (man: iCalendar invitations).
         .init(.corpus("invites/itip-vtimezone-no-observances.ics"), .conflicts, 65,
-              stderr: .all([.prefix("coolcal: error: {file}: "), .contains(#""Custom""#)]),
-              bug: "BUG: TZID=Custom with an empty VTIMEZONE silently read as UTC"),
+              stderr: .all([.prefix("coolcal: error: {file}: "), .contains(#""Custom""#)])),
         // BUG: ... and accept writes it at that time.
         .init(.corpus("invites/itip-vtimezone-no-observances.ics"), .accept, 65,
-              stderr: .all([.prefix("coolcal: error: {file}: "), .contains(#""Custom""#)]),
-              bug: "BUG: TZID=Custom with an empty VTIMEZONE silently read as UTC and written"),
+              stderr: .all([.prefix("coolcal: error: {file}: "), .contains(#""Custom""#)])),
     ]
 
     // Calendars: events in 2022-08-20..22, conflicts with samples/invite.json, accept of it.
@@ -467,13 +450,13 @@ import Glibc
 
         // Recurrence bombs: bounded by the documented limits, with a warning naming the event.
         .init(.corpus("calendars/cal-rrule-secondly-unbounded.ics"), .events, 0,
-              stderr: .warning(#"event "Every second since 2000" (secondly@corpus): more than 100000 occurrences in the window; the rest are left out"#)),
+              stderr: .contains(#"event "Every second since 2000" (secondly@corpus): more than 100000 occurrences in the window; the rest are left out"#)),
         .init(.corpus("calendars/cal-rrule-secondly-unbounded.ics"), .conflictsWith, 1,
               stdout: .contains("Busy: 28800 conflicts")),
         .init(.corpus("calendars/cal-rrule-secondly-in-window.ics"), .events, 0,
               stderr: .warning(#"event "Every second" (secondly-now@corpus): more than 100000 occurrences in the window; the rest are left out"#)),
         .init(.corpus("calendars/cal-rrule-bysecond-all.ics"), .events, 0,
-              stderr: .warning(#"event "All the seconds" (bysecond@corpus): more than 100000 occurrences in the window; the rest are left out"#)),
+              stderr: .contains(#"event "All the seconds" (bysecond@corpus): more than 100000 occurrences in the window; the rest are left out"#)),
         .init(.corpus("calendars/cal-rrule-bysecond-all.ics"), .acceptInto, 0,
               stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
         // BUG (borderline): the 2,000,000-step cap is reached only after ~4.6 s in the debug build,
@@ -487,30 +470,27 @@ import Glibc
         .init(.corpus("calendars/cal-rrule-never-matches.ics"), .events, 0,
               stderr: .warning(#"event "Every Feb 30" (feb30@corpus): RRULE FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=2 cannot be expanded; only DTSTART is used"#),
               stdout: .exact("No events.\n")),
-        .init(.corpus("calendars/cal-rrule-interval-huge.ics"), .events, 0, stdout: .exact("No events.\n")),
+        .init(.corpus("calendars/cal-rrule-interval-huge.ics"), .events, 0,
+              stderr: .warning(#"event "Interval huge" (intervalhuge@corpus): Can't parse as RECUR value in RRULE property. Removing entire property: FREQ=SECONDLY;INTERVAL=2147483647"#),
+              stdout: .exact("No events.\n")),
         // BUG: an RRULE that libical rejects while parsing (COUNT out of range, INTERVAL=0, BYSETPOS=-1000,
         // UNTIL=notadate, FREQ=FORTNIGHTLY) is dropped without the documented warning ("A rule that libical
         // cannot expand gives a warning, and only DTSTART is used"): a daily 17:00 meeting is silently free.
         .init(.corpus("calendars/cal-rrule-count-huge.ics"), .conflictsWith, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Count overflow" (count-huge@corpus): "#),
-              bug: "BUG: RRULE with COUNT=99999999999999999999 dropped silently"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Count overflow" (count-huge@corpus): "#)),
         // BUG: the same, INTERVAL=0.
         .init(.corpus("calendars/cal-rrule-interval-0.ics"), .conflictsWith, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Interval zero" (interval0@corpus): "#),
-              bug: "BUG: RRULE with INTERVAL=0 dropped silently"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Interval zero" (interval0@corpus): "#)),
         // BUG: the same, BYSETPOS=-1000.
         .init(.corpus("calendars/cal-rrule-bysetpos-1000.ics"), .conflictsWith, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Setpos" (setpos@corpus): "#),
-              bug: "BUG: RRULE with BYSETPOS=-1000 dropped silently"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Setpos" (setpos@corpus): "#)),
         // BUG: the same, UNTIL=notadate.
         .init(.corpus("calendars/cal-rrule-until-garbage.ics"), .conflictsWith, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Until garbage" (untilbad@corpus): "#),
-              bug: "BUG: RRULE with UNTIL=notadate dropped silently"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Until garbage" (untilbad@corpus): "#)),
         // BUG: the same, FREQ=FORTNIGHTLY.
         .init(.corpus("calendars/cal-rrule-garbage.ics"), .events, 0,
               stderr: .prefix(#"coolcal: warning: {file}: event "Fortnightly" (fortnightly@corpus): "#),
-              stdout: .exact("No events.\n"),
-              bug: "BUG: RRULE:FREQ=FORTNIGHTLY dropped silently"),
+              stdout: .exact("No events.\n")),
         // BUG: recurrence expansion silently stops at the end of 2582 (libical's limit): no instance of an
         // unbounded weekly rule in 2600, and no warning (man: either limit gives a warning).
         .init(.corpus("calendars/cal-rrule-past-2582.ics"),
@@ -527,8 +507,7 @@ import Glibc
         .init(.corpus("calendars/cal-duration-huge.ics"), .conflictsWith, 1, stdout: .contains("Busy: 1 conflict")),
         // BUG: a DURATION of 99999999 weeks ends in year 1918557, and --json prints
         // "end": "1918557-07-09T12:00:00Z", outside the fixed YYYY-MM-DDTHH:MM:SSZ form.
-        .init(.corpus("calendars/cal-duration-huge.ics"), .eventsJSON, 0, stdout: .jsonTimes,
-              bug: "BUG: --json prints a 7-digit year (1918557-07-09T12:00:00Z)"),
+        .init(.corpus("calendars/cal-duration-huge.ics"), .eventsJSON, 0, stdout: .jsonTimes),
         .init(.corpus("calendars/cal-orphan-override.ics"), .events, 0, stdout: .contains("Orphan override")),
         .init(.corpus("calendars/cal-orphan-override-thisandfuture.ics"), .events, 0, stdout: .contains("Orphan future")),
         .init(.corpus("calendars/cal-orphan-override.ics"), .acceptInto, 0,
@@ -553,7 +532,9 @@ import Glibc
               stdout: .contains("Fine event")),
         .init(.corpus("calendars/cal-year-0.ics"), .events, 0, stdout: .contains("Fine event")),
         .init(.corpus("calendars/cal-year-9999.ics"), .events, 0, stdout: .contains("Fine event")),
-        .init(.corpus("calendars/cal-rdate-period-garbage.ics"), .events, 0, stdout: .exact("No events.\n")),
+        .init(.corpus("calendars/cal-rdate-period-garbage.ics"), .events, 0,
+              stderr: .warning(#"event "RDATE garbage" (rdate@corpus): Can't parse as PERIOD value in RDATE property. Removing entire property: 20220820T120000Z/garbage"#),
+              stdout: .exact("No events.\n")),
         .init(.corpus("calendars/cal-exdate-garbage.ics"), .events, 0, stdout: .contains("EXDATE garbage")),
         .init(.corpus("calendars/cal-exdate-garbage.ics"), .acceptInto, 0,
               stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
@@ -566,12 +547,10 @@ import Glibc
         // BUG: TZID=Custom names a VTIMEZONE without any STANDARD/DAYLIGHT: its times are read as UTC
         // without the warning an unknown TZID gets ("never a silent shift").
         .init(.corpus("calendars/cal-vtimezone-no-observances.ics"), .events, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Custom zone" (custom@corpus): "#),
-              bug: "BUG: VTIMEZONE without observances silently read as UTC"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Custom zone" (custom@corpus): "#)),
         // BUG: offsets of -99:59/+99:59 move the 12:00 event to 2022-08-16 08:01Z, silently.
         .init(.corpus("calendars/cal-vtimezone-absurd-offsets.ics"), .events, 0,
-              stderr: .prefix(#"coolcal: warning: {file}: event "Absurd zone" (absurd@corpus): "#),
-              bug: "BUG: VTIMEZONE with TZOFFSETTO:+9959 silently shifts the event by 4 days"),
+              stderr: .prefix(#"coolcal: warning: {file}: event "Absurd zone" (absurd@corpus): "#)),
         // BUG: TZOFFSETFROM/TO that are not offsets: read as UTC, silently.
         .init(.corpus("calendars/cal-vtimezone-garbage-offsets.ics"), .events, 0,
               stderr: .prefix(#"coolcal: warning: {file}: event "Garbage zone" (garbagetz@corpus): "#),
@@ -600,8 +579,7 @@ import Glibc
         // BUG: notify calls a 2 MiB JSON object "not a push payload (notify filters JSON objects)";
         // the reason is its size.
         .init(.generated("json-2mib.json", Generate.bigJSON), .notify, 65,
-              stderr: .all([.prefix("coolcal: error: {file}: "), .contains("too large")]),
-              bug: "BUG: notify's message for a 2 MiB payload does not say it is too large"),
+              stderr: .all([.prefix("coolcal: error: {file}: "), .contains("too large")])),
         .init(.generated("json-title-900k.json", Generate.bigTitle), .conflicts, 0),
         .init(.generated("itip-nested-30000.ics", Generate.nestedITIP), .conflicts, 65,
               stderr: .error("the VEVENT has no UID")),
@@ -642,8 +620,7 @@ import Glibc
               stdout: .all([.contains("Aug 20, 2022, 11:00"), .contains("Huge zone")])),
         // BUG: the 2,000,000-step cap is per event, so five COUNT=2000000000 events take ~23 s.
         .init(.generated("cal-rrule-bombs-x5.ics", Generate.fiveBombs), .events, 0,
-              stderr: .prefix("coolcal: warning: {file}: "), stdout: .exact("No events.\n"),
-              bug: "BUG: five RRULE bombs take ~23 s: the step cap is per event, not per run"),
+              stderr: .prefix("coolcal: warning: {file}: "), stdout: .exact("No events.\n")),
         // BUG: likewise the 100,000-occurrence cap is per event: five FREQ=SECONDLY events in the window
         // give 500,000 occurrences and take ~9 s (one takes ~1.8 s). Issue 7 asks for a per-query cap too.
         .init(.generated("cal-rrule-secondly-x5.ics", Generate.fiveSecondly), .events, 0,

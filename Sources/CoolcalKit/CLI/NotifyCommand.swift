@@ -14,7 +14,10 @@ struct NotifyCommand {
     func run(path: String, calendars: [String], _ out: TextSink) throws -> ExitStatus {
         let name = InputFile.displayName(path)
         let data = try InputFile.read(path)
-        guard data.count <= InviteLoader.maxBytes,
+        guard data.count <= InviteLoader.maxBytes else {
+            throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(InviteLoader.maxBytes))")
+        }
+        guard JSONValue.trailingComma(in: data) == nil,
               case .object(var payload)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             throw InviteError(file: name, message: "not a push payload (notify filters JSON objects)")
         }

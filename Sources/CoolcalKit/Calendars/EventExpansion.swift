@@ -8,6 +8,7 @@ struct EventExpansion {
     let zones: ZoneBook
     let calendar: LoadedCalendar
     let expander: OccurrenceExpander
+    let budget: ExpansionBudget
 
     private struct Override {
         let event: ICalEvent
@@ -33,7 +34,8 @@ struct EventExpansion {
     private let zoneWarnings = Diagnostics()
 
     init(master: ICalEvent?, overrides: [ICalEvent], zones: ZoneBook, calendar: LoadedCalendar,
-         expander: OccurrenceExpander) {
+         expander: OccurrenceExpander, budget: ExpansionBudget) {
+        self.budget = budget
         self.master = master
         self.overrides = overrides
         self.zones = zones
@@ -66,12 +68,16 @@ struct EventExpansion {
         ranges.sort { $0.key < $1.key }
         guard let master, let dtstart = usableStart(master) else { return result }
         let clock = clock(for: master)
+        // A recurrence libical could not read changes every answer: say so, always.
+        for problem in master.problems where problem.contains("RRULE") || problem.contains("RDATE") {
+            expander.diagnostics.warn("\(clock.describe): \(problem)")
+        }
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
         let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
-                                maxSteps: expander.options.maxSteps)
+                                maxSteps: expander.options.maxSteps, budget: budget)
         var kept = 0
         for raw in set.instances(overlapping: search) {
             let key: OriginalKey = dtstart.isDate ? .date(raw.fields.dateOnly) : .instant(raw.start)
@@ -84,8 +90,13 @@ struct EventExpansion {
             }
             guard window.overlaps(start: instance.start, end: instance.end) else { continue }
             kept += 1
+            budget.occurrences -= 1
             if kept > expander.options.maxOccurrencesPerEvent {
                 expander.diagnostics.warn("\(clock.describe): more than \(expander.options.maxOccurrencesPerEvent) occurrences in the window; the rest are left out")
+                break
+            }
+            if budget.occurrences < 0 {
+                expander.diagnostics.warn("more than \(expander.options.maxOccurrencesPerQuery) occurrences in the window; the rest are left out")
                 break
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
@@ -148,13 +159,17 @@ struct EventExpansion {
         }
     }
 
+    /// 9999-12-31T23:59:59Z: the last instant DESIGN.md's JSON form can write.
+    static let lastInstant = CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsAsUTC
+
     private func occurrence(_ event: ICalEvent, _ raw: RawInstance, allDay: Bool, recurrenceID: OccurrenceTime?) -> Occurrence {
-        let end = max(raw.end, raw.start)
+        let end = min(max(raw.end, raw.start), max(EventExpansion.lastInstant, raw.start))
         let startTime: OccurrenceTime
         let endTime: OccurrenceTime
         if allDay {
             let zone = clock(for: event).floating
-            let endFields = zone.localFields(ofUTC: end).dateOnly
+            var endFields = zone.localFields(ofUTC: end).dateOnly
+            if endFields.year > 9999 { endFields = CivilDateTime(year: 9999, month: 12, day: 31) }
             startTime = .date(raw.fields.dateOnly)
             endTime = .date(endFields > raw.fields.dateOnly ? endFields : raw.fields.dateOnly)
         } else {

@@ -10,8 +10,12 @@ public struct ExpansionOptions {
     public var maxSteps: Int
     /// Occurrences kept per event and window before giving up with a warning.
     public var maxOccurrencesPerEvent: Int
+    /// Rule steps and occurrences for a whole query (all events), so that many
+    /// runaway rules together stay bounded too.
+    public var maxStepsPerQuery = 2_000_000
+    public var maxOccurrencesPerQuery = 500_000
 
-    public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 2_000_000,
+    public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 500_000,
                 maxOccurrencesPerEvent: Int = 100_000) {
         self.floatingZone = floatingZone
         self.me = Set(me.map(ExpansionOptions.normalizedAddress))
@@ -24,5 +28,18 @@ public struct ExpansionOptions {
         var a = address.trimmingCharacters(in: .whitespaces)
         if a.lowercased().hasPrefix("mailto:") { a.removeFirst(7) }
         return a.lowercased()
+    }
+}
+
+/// What is left of a query's limits; shared by every event of one `occurrences` call.
+final class ExpansionBudget {
+    var steps: Int
+    var occurrences: Int
+    let limit: Int
+
+    init(_ options: ExpansionOptions) {
+        steps = options.maxStepsPerQuery
+        limit = options.maxStepsPerQuery
+        occurrences = options.maxOccurrencesPerQuery
     }
 }

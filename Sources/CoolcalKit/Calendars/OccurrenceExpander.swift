@@ -18,9 +18,10 @@ public struct OccurrenceExpander {
     /// Every occurrence overlapping `window`, sorted by start, then uid.
     public func occurrences(in window: TimeWindow, calendars: [LoadedCalendar]) -> [Occurrence] {
         var result: [Occurrence] = []
+        let budget = ExpansionBudget(options)
         for calendar in calendars {
             for file in calendar.files {
-                result += occurrences(in: window, file: file, calendar: calendar)
+                result += occurrences(in: window, file: file, calendar: calendar, budget: budget)
             }
         }
         return result.sorted(by: OccurrenceExpander.order)
@@ -33,7 +34,8 @@ public struct OccurrenceExpander {
         return a.calendar < b.calendar
     }
 
-    private func occurrences(in window: TimeWindow, file: ICalCalendar, calendar: LoadedCalendar) -> [Occurrence] {
+    private func occurrences(in window: TimeWindow, file: ICalCalendar, calendar: LoadedCalendar,
+                             budget: ExpansionBudget) -> [Occurrence] {
         var overridesByUID: [String: [ICalEvent]] = [:]
         for event in file.events where event.recurrenceID != nil {
             if let uid = event.uid { overridesByUID[uid, default: []].append(event) }
@@ -45,14 +47,14 @@ public struct OccurrenceExpander {
             if let uid = event.uid { mastered.insert(uid) }
             result += EventExpansion(
                 master: event, overrides: overrides, zones: file.zones, calendar: calendar,
-                expander: self
+                expander: self, budget: budget
             ).occurrences(in: window)
         }
         // Overrides without a master in this file stand on their own.
         for (uid, overrides) in overridesByUID where !mastered.contains(uid) {
             for event in overrides {
                 result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
-                                         expander: self).occurrences(in: window)
+                                         expander: self, budget: budget).occurrences(in: window)
             }
         }
         return result

@@ -16,6 +16,7 @@ struct RecurrenceSet {
     let zone: ZoneRules
     let length: InstanceLength
     let maxSteps: Int
+    let budget: ExpansionBudget
 
     func instances(overlapping search: TimeWindow) -> [RawInstance] {
         var byStart: [Int64: RawInstance] = [:]
@@ -74,6 +75,11 @@ struct RecurrenceSet {
         var steps = 0
         while let fields = iterator.next() {
             steps += 1
+            budget.steps -= 1
+            if budget.steps < 0 {
+                clock.diagnostics.warn("stopped expanding recurrences: more than the \(budget.limit) rule steps allowed for one query; results may be incomplete")
+                return
+            }
             if steps > maxSteps {
                 clock.diagnostics.warn("\(clock.describe): stopped expanding after \(maxSteps) recurrence steps")
                 return

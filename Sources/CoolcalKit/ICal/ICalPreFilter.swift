@@ -593,11 +593,14 @@ private struct RuleValue {
     }
 
     init?(_ v: UnsafeBufferPointer<UInt8>) {
+        // Strict: anything libical might reject (and then drop with a warning the full
+        // parse prints) is not judged here, so the event is kept.
         let text = String(decoding: v, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
         var byDay = false
-        for part in text.split(separator: ";") {
-            let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { return nil }
+        var seen: Set<String> = []
+        for part in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard kv.count == 2, !kv[1].isEmpty, seen.insert(kv[0]).inserted else { return nil }
             switch kv[0] {
             case "FREQ":
                 let seconds: [String: Int64] = ["SECONDLY": 1, "MINUTELY": 60, "HOURLY": 3600, "DAILY": 86_400,
@@ -608,26 +611,43 @@ private struct RuleValue {
                 guard let t = kv[1].utf8.withContiguousStorageIfAvailable({ TimeValue($0) }) ?? nil else { return nil }
                 until = t
             case "COUNT":
-                guard let c = Int64(kv[1]), c >= 0, c < 100_000_000 else { return nil }
+                guard let c = Int64(kv[1]), c >= 1, c < 100_000_000 else { return nil }
                 count = c
             case "INTERVAL":
                 guard let i = Int64(kv[1]), i >= 1, i < 100_000 else { return nil }
                 interval = i
             case "WKST":
-                break
+                guard RuleValue.days.contains(Substring(kv[1])) else { return nil }
             case "BYDAY":
                 byDay = true
                 plain = false
-                let days: Set<Substring> = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-                if !kv[1].split(separator: ",").allSatisfy(days.contains) { onePerPeriod = false }
+                for token in kv[1].split(separator: ",", omittingEmptySubsequences: false) {
+                    guard token.count >= 2, RuleValue.days.contains(token.suffix(2)) else { return nil }
+                    let ordinal = token.dropLast(2)
+                    if !ordinal.isEmpty {
+                        onePerPeriod = false
+                        guard let n = Int(ordinal), n != 0, abs(n) <= 53 else { return nil }
+                    }
+                }
             default:
+                guard let range = RuleValue.byRanges[kv[0]] else { return nil }
+                for token in kv[1].split(separator: ",", omittingEmptySubsequences: false) {
+                    let signed = ["BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYSETPOS"].contains(kv[0])
+                    guard let n = Int(token), range.contains(abs(n)), n >= 0 || signed, !(signed && n == 0) else { return nil }
+                }
                 onePerPeriod = false
                 plain = false
             }
         }
-        guard frequency > 0 else { return nil }
+        guard frequency > 0, !(count != nil && until != nil) else { return nil }
         if byDay && frequency != 7 * 86_400 { onePerPeriod = false }
     }
+
+    private static let days: Set<Substring> = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+    private static let byRanges: [String: ClosedRange<Int>] = [
+        "BYSECOND": 0...60, "BYMINUTE": 0...59, "BYHOUR": 0...23, "BYMONTHDAY": 1...31,
+        "BYYEARDAY": 1...366, "BYWEEKNO": 1...53, "BYMONTH": 1...12, "BYSETPOS": 1...366,
+    ]
 
     /// The latest start any instance can have (same clock as DTSTART's value), or nil.
     func lastStart(from start: TimeValue) -> Int64? {

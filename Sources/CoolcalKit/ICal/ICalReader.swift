@@ -53,9 +53,31 @@ public enum ICalReader {
         var hasNUL = false
         var sawText = false
         var head: [UInt8] = []
+        /// Lines longer than this make libical slow (it grows its line buffer step by
+        /// step); iCalendar folds long values into 75-octet lines anyway.
+        static let maxLine = 1 << 20
+        var line = 1
+        var lineLength = 0
+        var longLine: Int?
 
         mutating func see(_ chunk: UnsafeRawBufferPointer) {
             guard let base = chunk.baseAddress else { return }
+            if longLine == nil {
+                var at = 0
+                while at < chunk.count {
+                    guard let nl = memchr(base + at, 0x0A, chunk.count - at) else {
+                        lineLength += chunk.count - at
+                        break
+                    }
+                    let end = base.distance(to: UnsafeRawPointer(nl))
+                    lineLength += end - at
+                    if lineLength > InputShape.maxLine { break }
+                    line += 1
+                    lineLength = 0
+                    at = end + 1
+                }
+                if lineLength > InputShape.maxLine { longLine = line }
+            }
             if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
             if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
             if head.count < 64 { head += chunk.prefix(64 - head.count) }
@@ -65,6 +87,9 @@ public enum ICalReader {
         func check(file: String) throws -> Bool {
             if hasNUL {
                 throw ICalError(file: file, message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")
+            }
+            if let longLine {
+                throw ICalError(file: file, message: "line \(longLine) is longer than 1 MiB (iCalendar folds long values into short lines)")
             }
             guard sawText else { return false }
             var text = head
@@ -128,7 +153,7 @@ public enum ICalReader {
         }
         var zones: [String: ZoneRules] = [:]
         for vcal in vcalendars {
-            for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) {
+            for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) where plausible(vtz) {
                 if let rules = VTimezoneRules(vtimezone: vtz), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
                 }
@@ -143,6 +168,37 @@ public enum ICalReader {
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))
         return result
+    }
+
+    /// A VTIMEZONE libical can evaluate quickly and sanely: at least one observance,
+    /// every offset within ±18 h, rules only yearly (a `FREQ=SECONDLY` observance makes
+    /// libical expand forever). Others are ignored, so their TZID is looked up in the
+    /// system database or reported as unknown — never silently used.
+    private static func plausible(_ vtz: OpaquePointer) -> Bool {
+        let observances = ICalWalk.children(of: vtz, kind: ICAL_XSTANDARD_COMPONENT)
+            + ICalWalk.children(of: vtz, kind: ICAL_XDAYLIGHT_COMPONENT)
+        guard !observances.isEmpty, observances.count <= 10_000 else { return false }
+        for observance in observances {
+            var hasOffset = false
+            for prop in ICalWalk.properties(of: observance) {
+                switch icalproperty_isa(prop) {
+                case ICAL_TZOFFSETTO_PROPERTY:
+                    hasOffset = true
+                    if abs(icalproperty_get_tzoffsetto(prop)) > 18 * 3600 { return false }
+                case ICAL_TZOFFSETFROM_PROPERTY:
+                    if abs(icalproperty_get_tzoffsetfrom(prop)) > 18 * 3600 { return false }
+                case ICAL_RRULE_PROPERTY:
+                    let rule = icalproperty_get_rrule(prop)
+                    if rule.freq != ICAL_YEARLY_RECURRENCE { return false }
+                case ICAL_XLICERROR_PROPERTY:
+                    return false
+                default:
+                    break
+                }
+            }
+            if !hasOffset { return false }
+        }
+        return true
     }
 
     private static func readCalendarProperties(_ vcal: OpaquePointer, into calendar: inout ICalCalendar) {

@@ -11,6 +11,9 @@ enum PushPayload {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw fail("empty (expected a JSON object with title, start, end and id)")
         }
+        if let at = JSONValue.trailingComma(in: data) {
+            throw fail("not valid JSON: a trailing comma at line \(at.line), column \(at.column)")
+        }
         let root: JSONValue
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -27,8 +30,8 @@ enum PushPayload {
         guard !title.isEmpty else {
             throw fail("\"title\" is empty")
         }
-        guard !title.unicodeScalars.contains(where: { $0.value == 0 }) else {
-            throw fail("\"title\" contains a NUL character")
+        guard !title.unicodeScalars.contains(where: { TextStyle.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+            throw fail("\"title\" contains control characters")
         }
         let start = try time(root, "start", fail)
         var end = try time(root, "end", fail)

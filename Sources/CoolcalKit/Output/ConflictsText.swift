@@ -9,7 +9,7 @@ public struct ConflictsText {
 
     public func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
         let dates = DateText(style: style)
-        var out = style.bold(report.invite.title) + "\n"
+        var out = style.bold(style.printable(report.invite.title)) + "\n"
         out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"
         out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
         if style.terminal {
@@ -51,8 +51,8 @@ public struct ConflictsText {
 
     func line(_ o: Occurrence, _ dates: DateText, note: String, faint: Bool = false) -> String {
         let bullet = style.unicode ? (faint ? "·" : "•") : (faint ? "-" : "*")
-        let title = o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
-        let cal = style.paint(o.calendar, CalendarColor.sgr(o.calendarColor))
+        let title = style.printable(o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)")
+        let cal = style.paint(style.printable(o.calendar), CalendarColor.sgr(o.calendarColor))
         var text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]"
         if !note.isEmpty { text += "  " + note }
         return (faint ? style.dim(text) : text) + "\n"

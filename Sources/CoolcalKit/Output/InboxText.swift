@@ -12,7 +12,7 @@ struct InboxText {
         var out = ""
         for e in entries {
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
-            let title = e.title.isEmpty ? "---" : e.title
+            let title = e.title.isEmpty ? "---" : style.printable(e.title)
             let line = "\(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
@@ -24,7 +24,7 @@ struct InboxText {
 
     func render(_ e: InboxEntry) -> String {
         let dates = DateText(style: style)
-        return (e.title.isEmpty ? "---" : e.title) + "\n  " + dates.range(start: e.start, end: e.end)
+        return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
             + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]\n"
     }
 
@@ -82,9 +82,9 @@ struct ResponsesText {
             case .declined: mark = style.paint(style.unicode ? "✗" : "x", "31")
             case .comment: mark = style.unicode ? "✎" : "#"
             }
-            var line = "\(mark) \(e.title.isEmpty ? "---" : e.title)  \(dates.range(start: e.start, end: e.end))"
+            var line = "\(mark) \(e.title.isEmpty ? "---" : style.printable(e.title))  \(dates.range(start: e.start, end: e.end))"
             if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
-            if let c = e.comment { line += "\n    " + c.replacingOccurrences(of: "\n", with: "\n    ") }
+            if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
             return line + "\n"
         }.joined()
     }

@@ -20,7 +20,7 @@ struct Timeline {
         for c in report.conflicts.prefix(12) {
             let o = c.occurrence
             let span = TimeWindow(start: o.startInstant, end: max(o.endInstant, o.startInstant + 1))
-            let title = o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
+            let title = style.printable(o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)")
             out += row(title, bar(span, in: w, fill: part, empty: " "), CalendarColor.sgr(o.calendarColor) ?? "31")
         }
         return out

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value that keeps object key order (for output) and tells integers from
 /// other numbers (for input validation).
 public indirect enum JSONValue: Equatable, Sendable {
@@ -72,5 +74,31 @@ extension JSONValue: Decodable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { return nil }
+    }
+}
+
+extension JSONValue {
+    /// Foundation's JSON parsers accept `{"a": 1,}`; RFC 8259 does not. The line and
+    /// column of the first comma that closes nothing, else nil.
+    public static func trailingComma(in data: Data) -> (line: Int, column: Int)? {
+        var inString = false, escaped = false
+        var line = 1, column = 0
+        var comma: (Int, Int)?
+        for byte in data {
+            column += 1
+            if byte == 0x0A { line += 1; column = 0 }
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true; comma = nil
+            case 0x2C: comma = (line, column)
+            case 0x7D, 0x5D: if let c = comma { return (c.0, c.1) }
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default: comma = nil
+            }
+        }
+        return nil
     }
 }
