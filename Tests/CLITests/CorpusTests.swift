@@ -711,18 +711,13 @@ import Glibc
         .init(.none, .args(["notify", "invite.json"]), 73,
               stderr: .exact("coolcal: error: {dir}/state/state.db: unable to open database file\n"),
               setup: .stateDBDirectory),
-        // BUG: refused as newer (73, right), but the refused database is modified (its journal mode is
-        // switched to WAL before the version is checked).
+        // Refused before anything is changed: a newer coolcal's database, another program's.
         .init(.none, .args(["inbox"]), 73,
               stderr: .exact("coolcal: error: {dir}/state/state.db: written by a newer coolcal (schema 999); upgrade coolcal\n"),
-              setup: .stateDB("state/newer-version.db"),
-              bug: "BUG: a state.db refused as newer is modified anyway (WAL switch)"),
-        // BUG: another program's SQLite database: exit 74 ("I/O error") with SQLite's text, and the file is
-        // modified; expected 73 (a state.db that is not coolcal's), untouched.
+              setup: .stateDB("state/newer-version.db")),
         .init(.none, .args(["notify", "invite.json"]), 73,
-              stderr: .prefix("coolcal: error: {dir}/state/state.db: "),
-              setup: .stateDB("state/foreign-schema.db"),
-              bug: "BUG: foreign SQLite database as state.db: exit 74 and the file is modified"),
+              stderr: .exact("coolcal: error: {dir}/state/state.db: not a coolcal state database; not modified\n"),
+              setup: .stateDB("state/foreign-schema.db")),
         // A stored row that cannot be read back: 74, documented.
         .init(.none, .args(["responses", "--json"]), 0, stdout: .contains(#""responses": []"#), writes: .state,
               setup: .stateDB("state/wrong-columns.db")),

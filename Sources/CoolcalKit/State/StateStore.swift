@@ -30,6 +30,7 @@ public final class StateStore {
         try Self.makeDirectory(directory)
         let path = directory + "/" + Self.fileName
         try Self.createPrivateFile(path)
+        try Self.refuseForeign(path)
         database = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, retryWindow: retryWindow)
         try migrate()
         tightenFileModes()
@@ -158,6 +159,26 @@ public final class StateStore {
 
     private func schemaVersion() throws -> Int {
         try Int(database.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0)
+    }
+
+    /// Looks before touching: a database of a newer coolcal, or another program's
+    /// SQLite file, is refused (73) without switching it to WAL or adding tables.
+    private static func refuseForeign(_ path: String) throws {
+        // When it cannot even be read, the normal open below says why.
+        guard let probe = try? SQLiteDatabase(path: path, flags: [.readOnly], busyTimeout: 10, retryWindow: 30),
+              let version = try? probe.retrying({ try Int(probe.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0) })
+        else { return }
+        if version > migrations.count {
+            throw StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+        }
+        if version == 0 {
+            let tables = try? probe.retrying {
+                try Int(probe.prepare("SELECT count(*) FROM sqlite_master").row { $0.int(0) } ?? 0)
+            }
+            if (tables ?? 0) > 0 {
+                throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
+            }
+        }
     }
 
     /// Runs the missing schema steps in one write transaction, so two coolcals opening
