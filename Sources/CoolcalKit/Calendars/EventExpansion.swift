@@ -69,7 +69,10 @@ struct EventExpansion {
         guard let master, let dtstart = usableStart(master) else { return result }
         let clock = clock(for: master)
         // A recurrence libical could not read changes every answer: say so, always.
-        for problem in master.problems where problem.contains("RRULE") || problem.contains("RDATE") {
+        // (libical's own words name the property; an unknown property called "XRRULE"
+        // is not a recurrence and stays quiet, as it does when the pre-filter drops it.)
+        for problem in master.problems
+        where problem.contains("in RRULE property") || problem.contains("in RDATE property") || problem.hasPrefix("an RRULE") {
             expander.diagnostics.warn("\(clock.describe): \(problem)")
         }
         let zone = clock.zone(of: dtstart)
