@@ -9,6 +9,9 @@ struct EventExpansion {
     let calendar: LoadedCalendar
     let expander: OccurrenceExpander
     let budget: ExpansionBudget
+    /// False for the second and later masters of one UID: the overrides' own
+    /// occurrences were given with the first.
+    let emitOverrides: Bool
 
     private struct Override {
         let event: ICalEvent
@@ -30,12 +33,15 @@ struct EventExpansion {
         case instant(Int64)
     }
 
-    /// Zone warnings of this UID, forwarded only when it has occurrences in the window.
-    private let zoneWarnings = Diagnostics()
+    /// Zone warnings of the master and of the overrides, each forwarded only when it
+    /// has occurrences in the window (what the pre-filter drops never warns).
+    private let masterZoneWarnings = Diagnostics()
+    private let overrideZoneWarnings = Diagnostics()
 
     init(master: ICalEvent?, overrides: [ICalEvent], zones: ZoneBook, calendar: LoadedCalendar,
-         expander: OccurrenceExpander, budget: ExpansionBudget) {
+         expander: OccurrenceExpander, budget: ExpansionBudget, emitOverrides: Bool) {
         self.budget = budget
+        self.emitOverrides = emitOverrides
         self.master = master
         self.overrides = overrides
         self.zones = zones
@@ -44,18 +50,24 @@ struct EventExpansion {
     }
 
     func occurrences(in window: TimeWindow) -> [Occurrence] {
-        let result = expand(in: window)
-        if !result.isEmpty {
-            for warning in zoneWarnings.warnings { expander.diagnostics.warn(warning) }
+        let (own, instances) = expand(in: window)
+        if !own.isEmpty {
+            for warning in overrideZoneWarnings.warnings { expander.diagnostics.warn(warning) }
         }
-        return result
+        if !instances.isEmpty {
+            for warning in masterZoneWarnings.warnings { expander.diagnostics.warn(warning) }
+        }
+        return own + instances
     }
 
     private func clock(for event: ICalEvent) -> EventClock {
-        expander.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: zoneWarnings)
+        let warnings = event.recurrenceID == nil ? masterZoneWarnings : overrideZoneWarnings
+        return expander.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: warnings)
     }
 
-    private func expand(in window: TimeWindow) -> [Occurrence] {
+    /// The overrides' own occurrences, and the master's instances.
+    private func expand(in window: TimeWindow) -> ([Occurrence], [Occurrence]) {
+        var own: [Occurrence] = []
         var result: [Occurrence] = []
         var replaced: Set<OriginalKey> = []
         var ranges: [Override] = []
@@ -63,10 +75,10 @@ struct EventExpansion {
             guard let parsed = parse(event) else { continue }
             replaced.insert(parsed.key)
             if event.thisAndFuture { ranges.append(parsed) }
-            if let o = standalone(event, window: window, recurrenceID: parsed.key) { result.append(o) }
+            if emitOverrides, let o = standalone(event, window: window, recurrenceID: parsed.key) { own.append(o) }
         }
         ranges.sort { $0.key < $1.key }
-        guard let master, let dtstart = usableStart(master) else { return result }
+        guard let master, let dtstart = usableStart(master) else { return (own, result) }
         let clock = clock(for: master)
         // A recurrence libical could not read changes every answer: say so, always.
         // (libical's own words name the property; an unknown property called "XRRULE"
@@ -105,7 +117,7 @@ struct EventExpansion {
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
             result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid))
         }
-        return result
+        return (own, result)
     }
 
     private func usableStart(_ event: ICalEvent) -> ICalTime? {

@@ -44,17 +44,20 @@ public struct OccurrenceExpander {
         var mastered: Set<String> = []
         for event in file.events where event.recurrenceID == nil {
             let overrides = event.uid.flatMap { overridesByUID[$0] } ?? []
-            if let uid = event.uid { mastered.insert(uid) }
+            // Several masters with one UID (it happens) share its overrides, whose own
+            // occurrences are given once, with the first.
+            let first = event.uid.map { mastered.insert($0).inserted } ?? true
             result += EventExpansion(
                 master: event, overrides: overrides, zones: file.zones, calendar: calendar,
-                expander: self, budget: budget
+                expander: self, budget: budget, emitOverrides: first
             ).occurrences(in: window)
         }
-        // Overrides without a master in this file stand on their own.
-        for (uid, overrides) in overridesByUID where !mastered.contains(uid) {
+        // Overrides without a master in this file stand on their own (in UID order, so
+        // that warnings come out the same way every time).
+        for (uid, overrides) in overridesByUID.sorted(by: { $0.key < $1.key }) where !mastered.contains(uid) {
             for event in overrides {
                 result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
-                                         expander: self, budget: budget).occurrences(in: window)
+                                         expander: self, budget: budget, emitOverrides: true).occurrences(in: window)
             }
         }
         return result

@@ -63,7 +63,10 @@ struct RecurrenceSet {
 
     private func expand(_ rule: ICalRule, _ search: TimeWindow, _ into: inout [Int64: RawInstance]) {
         guard let iterator = RecurrenceIterator(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) else {
-            clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used")
+            // Only worth saying when the series could reach the window at all.
+            if instance(at: dtstart.fields).start <= search.end {
+                clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used")
+            }
             return
         }
         // Wall-clock bounds: any zone is within a day of UTC, so two days of slack is safe.

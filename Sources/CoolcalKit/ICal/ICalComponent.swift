@@ -18,17 +18,7 @@ final class OwnedComponent {
         ICalRuntime.ensureConfigured()
         // libical prints some parse complaints ("Encountered END before BEGIN") straight
         // to stderr; coolcal speaks for itself, so they go to /dev/null meanwhile.
-        let saved = dup(STDERR_FILENO)
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        if saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
-        if null >= 0 { close(null) }
-        defer {
-            if saved >= 0 {
-                dup2(saved, STDERR_FILENO)
-                close(saved)
-            }
-        }
-        guard let root = icalparser_parse_string(text) else { return nil }
+        guard let root = ICalRuntime.withQuietStderr({ icalparser_parse_string(text) }) else { return nil }
         return OwnedComponent(taking: root)
     }
 }

@@ -12,8 +12,13 @@ final class VTimezoneRules: ZoneRules {
             icalcomponent_free(clone)
             return nil
         }
-        guard icaltimezone_set_component(zone, clone) != 0,
-              let tzid = ICalWalk.copy(icaltimezone_get_tzid(zone)) else {
+        guard icaltimezone_set_component(zone, clone) != 0 else {
+            // Refused (no TZID): the zone did not take the clone, so it is ours to free.
+            icalcomponent_free(clone)
+            icaltimezone_free(zone, 1)
+            return nil
+        }
+        guard let tzid = ICalWalk.copy(icaltimezone_get_tzid(zone)) else {
             icaltimezone_free(zone, 1)
             return nil
         }

@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+// libFuzzer harnesses for coolcal. A package of its own: these executables have no
+// `main` (libFuzzer supplies it), so they must stay out of the root package's plain
+// `swift build`. Build and run them with ./run.sh (or `make fuzz` at the root).
+import PackageDescription
+
+let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "coolcal-fuzz",
+    dependencies: [
+        .package(name: "coolcal", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzInvite",
+            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzCalendar",
+            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzPreFilter",
+            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzArguments",
+            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            swiftSettings: fuzzSettings
+        ),
+    ]
+)

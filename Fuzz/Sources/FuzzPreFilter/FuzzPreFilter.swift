@@ -1,0 +1,80 @@
+import CoolcalKit
+import Foundation
+
+/// Differential: the byte-level pre-filter (`ICalReader.read(_:file:window:)`) must give
+/// exactly the answers of libical's full parse for the window it filtered for — the
+/// same occurrences, the same warnings, and an error exactly when the full parse errs.
+/// Warnings about resource limits (rule steps, occurrence counts) are left out: walking a
+/// series to its step limit is work the pre-filter may rightly prove unnecessary.
+/// A difference aborts: in a fuzz harness that is the bug report.
+private let floatingZone = TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: 0)!
+
+/// 2022-08-19T00:00:00Z … 2022-08-22T00:00:00Z: the samples' weekend.
+private let window = TimeWindow(start: 1_660_867_200, end: 1_660_867_200 + 3 * 86_400)
+
+/// `LoadedCalendar` has no public initializer: load an empty vdir once and swap in the
+/// parsed file (`files` and `name` are public). libFuzzer runs inputs on one thread.
+nonisolated(unsafe) private let template: LoadedCalendar = {
+    let dir = FileManager.default.temporaryDirectory
+        .appendingPathComponent("coolcal-fuzz-\(getpid())", isDirectory: true)
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    guard var loaded = try? CalendarSource.load(path: dir.path) else {
+        fatalError("fuzz harness: cannot load an empty calendar directory at \(dir.path)")
+    }
+    loaded.name = "fuzz.ics"
+    loaded.color = nil
+    return loaded
+}()
+
+private enum Answer: Equatable {
+    case failed
+    case found(occurrences: [String], warnings: [String])
+}
+
+private func answer(_ input: Data, filtered: Bool) -> Answer {
+    let calendar: ICalCalendar
+    do {
+        calendar = try ICalReader.read(input, file: "fuzz.ics", window: filtered ? window : nil)
+    } catch {
+        return .failed
+    }
+    var loaded = template
+    loaded.files = [calendar]
+    let diagnostics = Diagnostics()
+    let options = ExpansionOptions(floatingZone: floatingZone, me: ["me@example.com"], maxSteps: 20_000,
+                                   maxOccurrencesPerEvent: 2_000)
+    let found = OccurrenceExpander(options: options, diagnostics: diagnostics)
+        .occurrences(in: window, calendars: [loaded])
+    let described = found.map {
+        "uid=\($0.uid ?? "-") rid=\($0.recurrenceID?.jsonString ?? "-") start=\($0.start.jsonString) "
+            + "end=\($0.end.jsonString) summary=\($0.summary ?? "-") busy=\($0.busy)"
+    }
+    let warnings = diagnostics.warnings.filter {
+        !$0.contains("stopped expanding") && !$0.contains("occurrences in the window; the rest are left out")
+    }
+    return .found(occurrences: described, warnings: warnings)
+}
+
+private func show(_ a: Answer) -> String {
+    switch a {
+    case .failed: return "  (threw an error)\n"
+    case .found(let occurrences, let warnings):
+        return occurrences.map { "  occurrence \($0)\n" }.joined() + warnings.map { "  warning \($0)\n" }.joined()
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Data(bytes: data, count: size)
+    let full = answer(input, filtered: false)
+    let fast = answer(input, filtered: true)
+    if full != fast {
+        FileHandle.standardError.write(Data((
+            "FuzzPreFilter: the pre-filtered read differs from the full parse (window \(window.start)…\(window.end))\n"
+                + "full parse:\n" + show(full) + "pre-filtered:\n" + show(fast)
+        ).utf8))
+        abort()
+    }
+    return 0
+}
