@@ -8,7 +8,7 @@ APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time zsh fis
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 
-.PHONY: all deps pydeps build demo test unit differential lint-man bench clean
+.PHONY: all deps pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean
 
 all: build
 
@@ -38,7 +38,7 @@ demo: build
 	@$(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
 	status=$$?; echo "(exit status $$status: 1 means busy)"; [ $$status -le 1 ]
 
-test: build pydeps lint-man differential unit
+test: build pydeps lint-man differential fuzz-smoke unit
 
 lint-man: deps
 	mandoc -Tlint -W warning man/coolcal.1
@@ -49,6 +49,16 @@ differential: build pydeps
 unit: build
 	$(SWIFT) build --build-tests
 	COOLCAL_BIN=$(CURDIR)/$(COOLCAL) $(SWIFT) test
+
+# libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
+FUZZ_SECONDS ?= 600
+FUZZ_JOBS ?= 1
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash Fuzz/run.sh
+
+# What `make test` runs: 20 s per target, enough to catch a regression in CI.
+fuzz-smoke: deps
+	FUZZ_SECONDS=20 FUZZ_JOBS=2 bash Fuzz/run.sh
 
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
 SIZES ?= 1000,10000,100000
