@@ -79,6 +79,8 @@ struct EventExpansion {
         }
         ranges.sort { $0.key < $1.key }
         guard let master, let dtstart = usableStart(master) else { return (own, result) }
+        // The query's limits are spent: the warning saying so has been given.
+        guard budget.steps > 0, budget.occurrences > 0 || !master.isRecurring else { return (own, result) }
         let clock = clock(for: master)
         // A recurrence libical could not read changes every answer: say so, always.
         // (libical's own words name the property; an unknown property called "XRRULE"
@@ -92,7 +94,8 @@ struct EventExpansion {
         let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
-                                maxSteps: expander.options.maxSteps, budget: budget)
+                                maxSteps: expander.options.maxSteps, budget: budget,
+                                enough: min(expander.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)))
         var kept = 0
         for raw in set.instances(overlapping: search) {
             let key: OriginalKey = dtstart.isDate ? .date(raw.fields.dateOnly) : .instant(raw.start)

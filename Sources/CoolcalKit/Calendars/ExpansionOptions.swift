@@ -12,10 +12,10 @@ public struct ExpansionOptions {
     public var maxOccurrencesPerEvent: Int
     /// Rule steps and occurrences for a whole query (all events), so that many
     /// runaway rules together stay bounded too.
-    public var maxStepsPerQuery = 2_000_000
-    public var maxOccurrencesPerQuery = 500_000
+    public var maxStepsPerQuery = 1_000_000
+    public var maxOccurrencesPerQuery = 200_000
 
-    public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 500_000,
+    public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 400_000,
                 maxOccurrencesPerEvent: Int = 100_000) {
         self.floatingZone = floatingZone
         self.me = Set(me.map(ExpansionOptions.normalizedAddress))

@@ -17,6 +17,8 @@ struct RecurrenceSet {
     let length: InstanceLength
     let maxSteps: Int
     let budget: ExpansionBudget
+    /// Enough instances: the caller keeps at most this many anyway.
+    let enough: Int
 
     func instances(overlapping search: TimeWindow) -> [RawInstance] {
         var byStart: [Int64: RawInstance] = [:]
@@ -69,9 +71,9 @@ struct RecurrenceSet {
             }
             return
         }
-        // Wall-clock bounds: any zone is within a day of UTC, so two days of slack is safe.
-        let low = CivilDateTime(utcSeconds: search.start - length.bound - 2 * 86_400)
-        let high = CivilDateTime(utcSeconds: search.end + 2 * 86_400)
+        // Wall-clock bounds: every zone is within a day of UTC (−12 h to +14 h).
+        let low = CivilDateTime(utcSeconds: search.start - length.bound - 86_400)
+        let high = CivilDateTime(utcSeconds: search.end + 86_400)
         if !rule.hasCount && rule.interval <= 1 && dtstart.fields < low {
             _ = iterator.skip(to: dtstart.isDate ? low.dateOnly : low)
         }
@@ -96,6 +98,7 @@ struct RecurrenceSet {
             let candidate = instance(at: fields)
             if let until = rule.until, exceeds(candidate, until) { return }
             consider(candidate, search, &into)
+            if into.count > enough { return }
         }
     }
 
