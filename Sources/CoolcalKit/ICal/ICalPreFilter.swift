@@ -274,8 +274,9 @@ public struct ICalPreFilter {
         case .recurrenceID:
             // RANGE (THISANDFUTURE, in any case) moves a whole series: judge nothing.
             if containsUppercased(base, to, "RANGE") { giveUp = true }
-            guard let colon = valueStart(base, from, to), b.recurrenceID == nil, parametersPlain(base, from, colon),
-                  let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) else {
+            guard let colon = valueStart(base, from, to), b.recurrenceID == nil,
+                  let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)),
+                  parametersPlain(base, from, colon, isDate: rid.isDate) else {
                 b.simple = false
                 return true
             }
@@ -299,11 +300,11 @@ public struct ICalPreFilter {
             case .dtstart:
                 if b.dtstart != nil { b.simple = false }
                 b.dtstart = TimeValue(value)
-                if b.dtstart == nil || !parametersPlain(base, from, colon) { b.simple = false }
+                if b.dtstart == nil || !parametersPlain(base, from, colon, isDate: b.dtstart?.isDate) { b.simple = false }
             case .dtend:
                 if b.dtend != nil { b.simple = false }
                 b.dtend = TimeValue(value)
-                if b.dtend == nil || !parametersPlain(base, from, colon) { b.simple = false }
+                if b.dtend == nil || !parametersPlain(base, from, colon, isDate: b.dtend?.isDate) { b.simple = false }
             default:
                 if b.duration != nil { b.simple = false }
                 b.duration = DurationValue(value)
@@ -324,8 +325,13 @@ public struct ICalPreFilter {
     }
 
     /// Only `TZID=…` (unquoted) and `VALUE=DATE`/`VALUE=DATE-TIME` parameters.
-    private static func parametersPlain(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int) -> Bool {
+    /// Only one unquoted `TZID=…` (not on a date) and a `VALUE=` that matches the value:
+    /// `VALUE=DATE` with exactly the date form, which also needs it. Anything libical
+    /// might read differently is left for libical.
+    private static func parametersPlain(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int,
+                                        isDate: Bool? = nil) -> Bool {
         var i = from
+        var tzids = 0, valueDate = false
         while i < colon - 1 && base[i] != 0x3B { i += 1 }
         while i < colon - 1 {
             let start = i + 1
@@ -334,11 +340,16 @@ public struct ICalPreFilter {
             let length = end - start
             if has(base, start, length, "TZID=") {
                 if memchr(base + start, 0x22, length) != nil { return false }
-            } else if !(length == 10 && has(base, start, 10, "VALUE=DATE")) && !(length == 15 && has(base, start, 15, "VALUE=DATE-TIME")) {
+                tzids += 1
+            } else if length == 10 && has(base, start, 10, "VALUE=DATE") {
+                valueDate = true
+            } else if !(length == 15 && has(base, start, 15, "VALUE=DATE-TIME")) {
                 return false
             }
             i = end
         }
+        if tzids > 1 { return false }
+        if let isDate, isDate != valueDate || (isDate && tzids > 0) { return false }
         return true
     }
 
