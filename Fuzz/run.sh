@@ -14,6 +14,7 @@
 #   FUZZ_WORK      corpora, logs and crash files (default .build/fuzz)
 #   FUZZ_CONFIG    release (default) or debug: release takes ~40 s more to build from scratch
 #                  but runs the calendar harnesses ~3x faster
+#   FUZZ_SEED      libFuzzer's -seed (the smoke in `make test` fixes it, so CI is repeatable)
 #   FUZZ_LEAKS     1 (default): a leak is a failure; 0: LeakSanitizer off (e.g. while a
 #                  known leak is being fixed, to look for other bugs meanwhile)
 #
@@ -78,7 +79,7 @@ run_target() {
     cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
     local status=0
     "$exe" "$corpus" \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 ${FUZZ_SEED:+-seed="$FUZZ_SEED"} \
         -artifact_prefix="$artifacts" -print_final_stats=1 -detect_leaks="$leaks" \
         >"$log" 2>&1 || status=$?
     local execs rate
