@@ -188,11 +188,13 @@ import Testing
         // Out of the window: a single event, and a weekly series whose instances all miss it.
         let dropped = "BEGIN:VEVENT\r\nUID:z\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
             + "BEGIN:VEVENT\r\nUID:y\r\nDTSTART:20231108T220000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n"
-        // Badly nested: kept, and nothing after it is judged any more.
-        let broken = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20200101T000000Z\r\nBEGIN:VALARM\r\nEND:VEVENT\r\n"
-        let text = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + broken + dropped + "END:VCALENDAR\r\n"
+        let text = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + "END:VCALENDAR\r\n"
         let out = String(decoding: ICalPreFilter.filter(Data(text.utf8), window: window), as: UTF8.self)
-        #expect(out == "BEGIN:VCALENDAR\r\n" + kept.joined() + broken + dropped + "END:VCALENDAR\r\n")
+        #expect(out == "BEGIN:VCALENDAR\r\n" + kept.joined() + "END:VCALENDAR\r\n")
+        // Badly nested anywhere: libical's recovery depends on the neighbours, so nothing is dropped.
+        let broken = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20200101T000000Z\r\nBEGIN:VALARM\r\nEND:VEVENT\r\n"
+        let bad = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + broken + dropped + "END:VCALENDAR\r\n"
+        #expect(ICalPreFilter.filter(Data(bad.utf8), window: window) == Data(bad.utf8))
     }
 
     @Test func truncatedFilesStayErrors() {

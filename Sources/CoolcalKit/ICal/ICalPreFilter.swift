@@ -141,6 +141,7 @@ public struct ICalPreFilter {
         previousNameOpen = memchr(p, 0x3A, contentEnd) == nil && memchr(p, 0x3B, contentEnd) == nil
         let upperFirst = upper(first)
         if upperFirst == 0x42, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
+            if name == vcalendar && !stack.isEmpty { giveUp = true }
             if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
                 block = Block()
                 if inPiece { blockStart = p }
@@ -162,7 +163,14 @@ public struct ICalPreFilter {
                     abandon()
                 }
             }
-            if stack.last == name { stack.removeLast() } else { stack.removeAll() }
+            if stack.last == name {
+                stack.removeLast()
+            } else {
+                // Badly nested: libical recovers in its own way, which depends on the
+                // neighbours too. Judge nothing in such a file.
+                stack.removeAll()
+                giveUp = true
+            }
         } else {
             if upperFirst == 0x54, ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
             if block != nil, block?.inner.isEmpty == true {
@@ -226,8 +234,9 @@ public struct ICalPreFilter {
         }
     }
 
-    /// A badly nested block: keep its bytes and stop judging it.
+    /// A badly nested block: keep its bytes; the file is not judged at all.
     private mutating func abandon() {
+        giveUp = true
         out += takeBlock()
         block = nil
     }
