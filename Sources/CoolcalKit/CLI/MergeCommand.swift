@@ -10,6 +10,8 @@ struct MergeCommand {
 
     func run(_ out: TextSink) throws -> ExitStatus {
         let spool = Spool(directory: request.spool)
+        // Checked before the run lock: a missing spool is 66 naming it, not a failure
+        // to create the lock file inside it.
         _ = try spool.pending()
         let runLock = try FileLock(path: request.spool + "/.coolcal-merge.lock", timeout: settings.lockTimeout)
         defer { runLock.unlock() }

@@ -5,7 +5,7 @@ import Foundation
 /// `/freeassociation.sourceforge.net/Europe/Berlin`. Unknown names give nil so the
 /// caller can warn instead of silently shifting times.
 public final class ZoneBook {
-    private var fileZones: [String: ZoneRules]
+    private let fileZones: [String: ZoneRules]
     private var cache: [String: ZoneRules?] = [:]
 
     public init(fileZones: [String: ZoneRules] = [:]) {

@@ -31,8 +31,9 @@ enum ITIPInvite {
         let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
         guard end >= start else { throw InviteError(file: file, message: "DTEND is before DTSTART") }
         // Control characters (escape sequences, bells) never reach a terminal or a calendar.
-        let summary = event.summary.map { String(String.UnicodeScalarView($0.unicodeScalars.map {
-            TextStyle.isControl($0) && $0 != "\n" ? " " : $0 })).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let summary = event.summary.map {
+            TextStyle.printable($0, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         let title = summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
         if dtstart.isDate {
             let days = max(1, Int((end - start + 43_200) / 86_400))

@@ -50,6 +50,11 @@ public struct TextStyle {
     /// Text from a calendar or payload made safe to print: control characters (escape
     /// sequences, bells, carriage returns) become spaces; newlines too unless kept.
     func printable(_ text: String, keepNewlines: Bool = false) -> String {
+        TextStyle.printable(text, keepNewlines: keepNewlines)
+    }
+
+    /// The same, where no style is at hand (reading an invitation).
+    static func printable(_ text: String, keepNewlines: Bool) -> String {
         guard text.unicodeScalars.contains(where: TextStyle.isControl) else { return text }
         var out = String.UnicodeScalarView()
         for u in text.unicodeScalars {
