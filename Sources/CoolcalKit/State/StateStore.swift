@@ -164,20 +164,20 @@ public final class StateStore {
     /// Looks before touching: a database of a newer coolcal, or another program's
     /// SQLite file, is refused (73) without switching it to WAL or adding tables.
     private static func refuseForeign(_ path: String) throws {
-        // When it cannot even be read, the normal open below says why.
+        // When it cannot even be read, the normal open below says why. Version and tables
+        // are read in one statement: one snapshot, so another coolcal creating the schema
+        // right now is never seen half-way (tables but no version yet).
         guard let probe = try? SQLiteDatabase(path: path, flags: [.readOnly], busyTimeout: 10, retryWindow: 30),
-              let version = try? probe.retrying({ try Int(probe.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0) })
+              let (version, tables) = try? probe.retrying({
+                  try probe.prepare("SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version")
+                      .row { (Int($0.int(0)), Int($0.int(1))) } ?? (0, 0)
+              })
         else { return }
         if version > migrations.count {
             throw StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
         }
-        if version == 0 {
-            let tables = try? probe.retrying {
-                try Int(probe.prepare("SELECT count(*) FROM sqlite_master").row { $0.int(0) } ?? 0)
-            }
-            if (tables ?? 0) > 0 {
-                throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
-            }
+        if version == 0 && tables > 0 {
+            throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
         }
     }
 
