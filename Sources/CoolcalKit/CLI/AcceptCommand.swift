@@ -9,39 +9,46 @@ struct AcceptCommand {
     private struct Busy: Error { let report: ConflictReport }
 
     func run(_ out: TextSink) throws -> ExitStatus {
-        let invite = try InviteLoader.load(request.invite, floatingZone: settings.zone)
-        let event = NewEvent(accepting: invite, domain: settings.domain, now: settings.now)
+        let file = try InviteLoader.open(request.invite, floatingZone: settings.zone)
+        let invite = file.invite
+        let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
         let target = request.calendars[0]
-        let others = request.ifFree ? try settings.loadCalendars(Array(request.calendars.dropFirst())) : []
+        // A cancellation frees time: --if-free has nothing to check.
+        let ifFree = request.ifFree && !invite.isCancellation
+        let others = ifFree ? try settings.loadCalendars(Array(request.calendars.dropFirst())) : []
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
         let check: (ICalCalendar) throws -> Void = { calendar in
-            guard request.ifFree else { return }
+            guard ifFree else { return }
             let mine = LoadedCalendar(name: CalendarSource.displayName(target), color: calendar.color, files: [calendar])
             let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
             let occurrences = expander.occurrences(in: finder.window(for: invite), calendars: [mine] + others)
             let report = finder.report(for: invite, occurrences: occurrences)
             if !report.free { throw Busy(report: report) }
         }
+        if let warning = file.ownerWarning(me: settings.me) { diagnostics.warn(warning) }
         do {
             if request.dryRun {
                 if let existing = try? InputFile.read(target), let calendar = try? ICalReader.read(existing, file: target) {
                     try check(calendar)
-                    out.write(ICalWriter.vevent(event, lineEnding: CalendarText(bytes: [UInt8](existing)).lineEnding))
+                    out.write(change.preview(lineEnding: CalendarText(bytes: [UInt8](existing)).lineEnding))
                 } else {
                     try check(ICalCalendar(zones: ZoneBook()))
-                    out.write(ICalWriter.vevent(event))
+                    out.write(change.preview(lineEnding: "\r\n"))
                 }
                 return .ok
             }
-            let outcome = try CalendarWriter(lockTimeout: settings.lockTimeout).write(event, to: target, check: check)
-            let what: String
+            let outcome = try CalendarWriter(lockTimeout: settings.lockTimeout).write(change: change, to: target, check: check)
+            let verb: String
             switch outcome {
-            case .added: what = "added to \(target)"
-            case .updated: what = "updated in \(target)"
-            case .unchanged: what = "already in \(target), unchanged"
+            case _ where invite.isCancellation: verb = "cancelled"
+            case .stale: verb = "ignored"
+            default: verb = "accepted"
             }
-            out.write("accepted: \(invite.title) (id \(invite.id.text)): \(what)\n")
-            try Answers(settings: settings, common: request.common, diagnostics: diagnostics).record(.accepted, for: invite)
+            let what = invite.isCancellation && outcome == .unchanged ? "already cancelled in \(target)" : outcome.describe(target)
+            out.write("\(verb): \(invite.title) (id \(invite.id.text)): \(what)\n")
+            if verb == "accepted" {
+                try Answers(settings: settings, common: request.common, diagnostics: diagnostics).record(.accepted, for: invite)
+            }
             return .ok
         } catch let busy as Busy {
             let n = busy.report.conflicts.count

@@ -49,6 +49,9 @@ public enum CLI {
             let invite = try InviteLoader.load(path, floatingZone: settings.zone)
             try Answers(settings: settings, common: common, diagnostics: diagnostics).record(.declined, for: invite)
             out.write("declined: \(invite.title) (id \(invite.id.text))\n")
+        case .reply(let request):
+            let settings = try Settings(request.common, env, diagnostics)
+            try ReplyCommand(request: request, settings: settings).run(out)
         case .comment(let common, let path, let text):
             let settings = try Settings(common, env, diagnostics)
             let invite = try InviteLoader.load(path, floatingZone: settings.zone)

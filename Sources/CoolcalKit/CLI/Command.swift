@@ -6,6 +6,7 @@ public enum Command: Equatable {
     case events(EventsRequest)
     case accept(AcceptRequest)
     case decline(CommonRequest, String)
+    case reply(ReplyRequest)
     case comment(CommonRequest, String, String)
     case merge(MergeRequest)
     case notify(CommonRequest, String, [String])
@@ -28,6 +29,14 @@ public struct AcceptRequest: Equatable {
     public var buffer: Buffer?
     public var ifFree = false
     public var dryRun = false
+}
+
+public struct ReplyRequest: Equatable {
+    public var common = CommonRequest()
+    public var invite: String
+    /// ACCEPTED, DECLINED or TENTATIVE.
+    public var partstat: String
+    public var comment: String?
 }
 
 /// What `merge` does with each invitation.
@@ -118,6 +127,10 @@ public enum CommandParser {
                 throw UsageError(parsed.operands.isEmpty ? "missing an invitation" : "decline takes one invitation", command: "decline")
             }
             return .decline(try common(parsed, "decline"), parsed.operands[0])
+        case "reply":
+            let parsed = try ArgumentParser.parse(rest, spec: CommandTable.reply)
+            if parsed.has("help") { return .help("reply") }
+            return .reply(try reply(parsed))
         case "comment":
             let parsed = try ArgumentParser.parse(rest, spec: CommandTable.comment)
             if parsed.has("help") { return .help("comment") }
@@ -250,6 +263,24 @@ public enum CommandParser {
         request.buffer = try buffer(p, "accept")
         request.ifFree = p.has("if-free")
         request.dryRun = p.has("dry-run")
+        return request
+    }
+
+    private static func reply(_ p: ParsedArguments) throws -> ReplyRequest {
+        let answers = [("accept", "ACCEPTED"), ("decline", "DECLINED"), ("tentative", "TENTATIVE")].filter { p.has($0.0) }
+        guard answers.count == 1 else {
+            throw UsageError(answers.isEmpty ? "missing the answer: --accept, --decline or --tentative"
+                                             : "give one answer, not --\(answers.map(\.0).joined(separator: " and --"))",
+                             command: "reply")
+        }
+        guard p.operands.count == 1 else {
+            throw UsageError(p.operands.isEmpty ? "missing an invitation" : "reply takes one invitation", command: "reply")
+        }
+        var request = ReplyRequest(invite: p.operands[0], partstat: answers[0].1, comment: p.value("comment"))
+        if let comment = request.comment, comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw UsageError("the comment is empty", command: "reply")
+        }
+        request.common = try common(p, "reply")
         return request
     }
 

@@ -91,6 +91,23 @@ public enum CommandTable {
         options: [state, server, help],
         examples: ["coolcal decline invite.json"])
 
+    public static let reply = CommandSpec(
+        name: "reply",
+        usage: "coolcal reply --me ADDRESS --accept|--decline|--tentative [options] INVITE",
+        summary: "print an iTIP answer (METHOD:REPLY) to an iCalendar invitation, ready to mail",
+        options: [
+            OptionSpec("accept", help: "answer that you attend (PARTSTAT=ACCEPTED)"),
+            OptionSpec("decline", help: "answer that you do not attend (PARTSTAT=DECLINED)"),
+            OptionSpec("tentative", help: "answer that you may attend (PARTSTAT=TENTATIVE)"),
+            OptionSpec("comment", value: "TEXT", help: "a note for the organizer (COMMENT)"),
+            OptionSpec("me", value: "ADDRESS", repeatable: true, help: "the attendee you answer as (default: config me)"),
+            help,
+        ],
+        examples: [
+            "coolcal reply --me me@example.com --accept invite.ics > reply.ics",
+            "coolcal reply --me me@example.com --decline --comment 'On holiday' invite.ics",
+        ])
+
     public static let merge = CommandSpec(
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
@@ -166,7 +183,7 @@ public enum CommandTable {
         examples: ["coolcal help conflicts"])
 
     public static let all: [CommandSpec] = [
-        conflicts, events, accept, decline, comment, merge, notify, inbox, responses, outbox, config, completions,
+        conflicts, events, accept, decline, reply, comment, merge, notify, inbox, responses, outbox, config, completions,
         helpCommand,
     ]
 

@@ -25,9 +25,9 @@ struct MergeCommand {
             return .ok
         }
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
-        let invites = names.map { name in Result { try InviteLoader.load(request.spool + "/" + name, floatingZone: settings.zone) } }
+        let invites = names.map { name in Result { try InviteLoader.open(request.spool + "/" + name, floatingZone: settings.zone) } }
         // One read of the calendars for the whole run, limited to the span of all windows.
-        let windows = invites.compactMap { try? finder.window(for: $0.get()) }
+        let windows = invites.compactMap { try? finder.window(for: $0.get().invite) }
         let envelope = windows.isEmpty ? nil : TimeWindow(start: windows.map(\.start).min() ?? 0, end: windows.map(\.end).max() ?? 0)
         let calendars = try settings.loadCalendars(request.calendars, window: envelope)
         let target = request.calendars[0]
@@ -39,15 +39,20 @@ struct MergeCommand {
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
         for (name, loaded) in zip(names, invites) {
-            let invite: Invite
+            let file: InvitationFile
             do {
-                invite = try loaded.get()
+                file = try loaded.get()
             } catch {
                 if request.policy != .report {
                     try spool.finish(name, failed: true, note: "\(error)\n")
                 }
                 out.write("failed    \(name)\n")
                 diagnostics.warn("\(error)")
+                continue
+            }
+            let invite = file.invite
+            if invite.isCancellation {
+                status = try cancel(file, name: name, spool: spool, target: target, writer: writer, out) ?? status
                 continue
             }
             let window = finder.window(for: invite)
@@ -63,9 +68,11 @@ struct MergeCommand {
             if request.policy == .report {
                 outcome = report.free ? "free" : "busy"
             } else if accept {
+                if let warning = file.ownerWarning(me: settings.me) { diagnostics.warn(warning) }
                 do {
-                    let written = try writer.write(NewEvent(accepting: invite, domain: settings.domain, now: settings.now), to: target)
-                    detail += written == .unchanged ? "; already in \(target)" : "; written to \(target)"
+                    let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
+                    let written = try writer.write(change: change, to: target)
+                    detail += "; " + written.describe(target)
                 } catch let error as WriteError {
                     diagnostics.warn("\(name): not answered, left pending: \(error)")
                     status = ExitStatus.of(error)
@@ -91,6 +98,31 @@ struct MergeCommand {
         return status
     }
 
+    /// Applies an organizer's cancellation; a status when it could not be written.
+    private func cancel(_ file: InvitationFile, name: String, spool: Spool, target: String,
+                        writer: CalendarWriter, _ out: TextSink) throws -> ExitStatus? {
+        let invite = file.invite
+        let outcome: WriteOutcome
+        if request.policy == .report {
+            outcome = .unchanged
+        } else {
+            do {
+                outcome = try writer.write(change: file.change(me: settings.me, domain: settings.domain, now: settings.now), to: target)
+            } catch let error as WriteError {
+                diagnostics.warn("\(name): not applied, left pending: \(error)")
+                return ExitStatus.of(error)
+            }
+            try spool.finish(name, failed: false, note: JSONWriter.string(.object([
+                ("outcome", .string("cancelled")),
+                ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
+                ("result", .string(outcome.describe(target))),
+            ])))
+        }
+        let detail = request.policy == .report ? "a cancellation" : outcome.describe(target)
+        out.write("cancelled \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
+        return nil
+    }
+
     /// What `done/NAME.outcome` holds: the answer and the conflicts it was based on.
     private func note(_ outcome: String, _ invite: Invite, _ report: ConflictReport) -> String {
         JSONWriter.string(.object([
@@ -102,7 +134,12 @@ struct MergeCommand {
 
     /// An invitation accepted in this run, as busy time for the next ones.
     private func occurrence(of invite: Invite, span: TimeWindow, calendar: String) -> Occurrence {
-        Occurrence(uid: "coolcal-invite-\(invite.id.text)", recurrenceID: nil, summary: invite.title,
+        let uid: String
+        switch invite.id {
+        case .number(let n): uid = "coolcal-invite-\(n)"
+        case .uid(let s): uid = s
+        }
+        return Occurrence(uid: uid, recurrenceID: nil, summary: invite.title,
                    calendar: CalendarSource.displayName(calendar), calendarColor: nil, start: invite.start,
                    end: invite.end, startInstant: span.start, endInstant: span.end, allDay: invite.allDay,
                    transparent: false, status: "CONFIRMED", declinedByOwner: false, inviteID: invite.id.text)

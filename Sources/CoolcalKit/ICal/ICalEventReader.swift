@@ -48,6 +48,10 @@ enum ICalEventReader {
             }
         case ICAL_SEQUENCE_PROPERTY:
             event.sequence = Int(icalproperty_get_sequence(prop))
+        case ICAL_DTSTAMP_PROPERTY:
+            event.stamp = time(icalproperty_get_dtstamp(prop), prop)
+        case ICAL_ORGANIZER_PROPERTY:
+            event.organizer = ICalWalk.copy(icalproperty_get_organizer(prop))
         case ICAL_XLICERROR_PROPERTY:
             if let message = ICalWalk.copy(icalproperty_get_xlicerror(prop)) { event.problems.append(message) }
         case ICAL_X_PROPERTY:

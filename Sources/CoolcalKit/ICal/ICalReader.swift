@@ -104,6 +104,11 @@ public enum ICalReader {
 
     /// Hands checked text to libical.
     private static func parse(_ data: Data, file: String) throws -> ICalCalendar {
+        try calendar(from: try tree(data, file: file), file: file)
+    }
+
+    /// libical's tree of checked text (the caller owns it).
+    static func tree(_ data: Data, file: String) throws -> OwnedComponent {
         let skip = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         // libical wants a NUL-terminated string: one copy, with the BOM dropped.
         let parsed = data.withUnsafeBytes { raw -> OwnedComponent? in
@@ -117,7 +122,7 @@ public enum ICalReader {
         guard let root = parsed else {
             throw ICalError(file: file, message: unreadableReason(data))
         }
-        return try calendar(from: root, file: file)
+        return root
     }
 
     private static func unreadableReason(_ data: Data) -> String {
@@ -208,6 +213,8 @@ public enum ICalReader {
             switch name {
             case "X-WR-CALNAME", "NAME":
                 if calendar.name == nil { calendar.name = value }
+            case "METHOD":
+                if calendar.method == nil { calendar.method = value?.trimmingCharacters(in: .whitespaces).uppercased() }
             case "COLOR", "X-APPLE-CALENDAR-COLOR":
                 if calendar.color == nil { calendar.color = value }
             default:

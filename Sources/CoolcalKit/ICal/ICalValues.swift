@@ -74,6 +74,10 @@ public struct ICalEvent: Sendable {
     public var attendees: [ICalAttendee] = []
     public var inviteID: String?
     public var sequence: Int?
+    /// DTSTAMP: when the organizer made this version (iTIP orders versions by SEQUENCE, then this).
+    public var stamp: ICalTime?
+    /// ORGANIZER's calendar address, as written (`mailto:…`).
+    public var organizer: String?
     /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
     public var problems: [String] = []
 
@@ -87,6 +91,8 @@ public struct ICalEvent: Sendable {
 public struct ICalCalendar {
     public var name: String?
     public var color: String?
+    /// iTIP `METHOD` (REQUEST, CANCEL…), upper-cased; nil in a plain calendar.
+    public var method: String?
     public var events: [ICalEvent] = []
     public var zones: ZoneBook
 

@@ -12,6 +12,9 @@ public final class ZoneBook {
         self.fileZones = fileZones
     }
 
+    /// True when the file itself defines this TZID with a usable VTIMEZONE.
+    public func definesInFile(_ tzid: String) -> Bool { fileZones[tzid] != nil }
+
     /// The rules for a TZID, or nil when no source knows it.
     public func zone(for tzid: String) -> ZoneRules? {
         if let zone = fileZones[tzid] { return zone }

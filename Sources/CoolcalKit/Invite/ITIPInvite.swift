@@ -10,11 +10,24 @@ enum ITIPInvite {
         } catch let error as ICalError {
             throw InviteError(file: file, message: error.message)
         }
+        switch calendar.method {
+        case nil, "REQUEST", "PUBLISH", "CANCEL":
+            break
+        case let method?:
+            throw InviteError(file: file, message: "METHOD:\(TextStyle.printable(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
+        }
         guard let event = calendar.events.first(where: { $0.recurrenceID == nil }) ?? calendar.events.first else {
             throw InviteError(file: file, message: "no VEVENT in the invitation")
         }
         guard let uid = event.uid, !uid.isEmpty else { throw InviteError(file: file, message: "the VEVENT has no UID") }
-        guard let dtstart = event.start, dtstart.fields.isValid else {
+        // The UID is shown, stored and made a file name: control characters are refused
+        // (RFC 5545 TEXT has none).
+        guard !uid.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw InviteError(file: file, message: "the UID contains control characters")
+        }
+        // A cancellation of one instance may name it by RECURRENCE-ID alone.
+        let cancelled = calendar.method == "CANCEL" && event.start == nil ? event.recurrenceID : nil
+        guard let dtstart = cancelled ?? event.start, dtstart.fields.isValid else {
             throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
         }
         for (name, value) in [("DTSTART", event.start), ("DTEND", event.end)] {
@@ -38,8 +51,9 @@ enum ITIPInvite {
         if dtstart.isDate {
             let days = max(1, Int((end - start + 43_200) / 86_400))
             return Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
-                          end: .date(dtstart.fields.addingDays(days)), source: file)
+                          end: .date(dtstart.fields.addingDays(days)), source: file, method: calendar.method)
         }
-        return Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file)
+        return Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,
+                      method: calendar.method)
     }
 }

@@ -21,6 +21,12 @@ public struct Invite: Equatable, Sendable {
     public var end: OccurrenceTime
     /// Where it came from, for messages (`<stdin>` for `-`).
     public var source: String
+    /// An iTIP file's METHOD (REQUEST, PUBLISH, CANCEL), nil for a push payload or a
+    /// file without one.
+    public var method: String? = nil
+
+    /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
+    public var isCancellation: Bool { method == "CANCEL" }
 
     public var allDay: Bool {
         if case .date = start { return true }

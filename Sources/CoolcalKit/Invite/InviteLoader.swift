@@ -6,8 +6,28 @@ public enum InviteLoader {
     /// Payloads larger than this are refused before parsing.
     public static let maxBytes = 1 << 20
 
+    /// An invitation to check or answer; a cancellation is refused (only `accept` and
+    /// `merge` apply those to a calendar).
     public static func load(_ path: String, floatingZone: TimeZone) throws -> Invite {
-        try parse(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+        let invite = try parse(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+        if invite.isCancellation {
+            throw InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL), not an invitation; apply it to a calendar with 'coolcal accept \(invite.source) CAL'")
+        }
+        return invite
+    }
+
+    /// The invitation and, for an iTIP file, the message behind it (for writing the
+    /// organizer's event as sent, and for replies).
+    public static func open(_ path: String, floatingZone: TimeZone) throws -> InvitationFile {
+        let data = try InputFile.read(path)
+        let name = InputFile.displayName(path)
+        let invite = try parse(data, name: name, floatingZone: floatingZone)
+        guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil) }
+        do {
+            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, file: name))
+        } catch let error as ICalError {
+            throw InviteError(file: name, message: error.message)
+        }
     }
 
     /// An invitation from bytes already read; `name` is what messages call it.
@@ -21,4 +41,10 @@ public enum InviteLoader {
         }
         return try PushPayload.parse(data, file: name)
     }
+}
+
+/// An invitation as read from its file, with the iTIP message behind it when it is one.
+public struct InvitationFile {
+    public var invite: Invite
+    public var message: ITIPMessage?
 }

@@ -21,3 +21,40 @@ extension NewEvent {
         return safe.isEmpty ? "localhost" : String(String.UnicodeScalarView(safe))
     }
 }
+
+extension InvitationFile {
+    /// What accepting this invitation writes: a push payload's event, the organizer's
+    /// event with the owner's acceptance, or the organizer's cancellation.
+    func change(me: [String], domain: String, now: Date) -> CalendarChange {
+        if let message {
+            return ITIPChange(message: message, cancel: invite.isCancellation, me: me)
+        }
+        return NewEvent(accepting: invite, domain: domain, now: now)
+    }
+
+    /// A warning when the stored copy cannot carry the owner's acceptance.
+    func ownerWarning(me: [String]) -> String? {
+        guard let message, !invite.isCancellation else { return nil }
+        if me.isEmpty {
+            return "\(invite.source): no --me (or 'me' in the config): your PARTSTAT in the stored event stays as the organizer sent it"
+        }
+        if !message.storedCopy(me: me, partstat: "ACCEPTED").owner {
+            return "\(invite.source): \(me.joined(separator: ", ")) is not among the attendees; stored as the organizer sent it"
+        }
+        return nil
+    }
+}
+
+extension WriteOutcome {
+    /// How `accept` and `merge` say what happened to `target`.
+    func describe(_ target: String) -> String {
+        switch self {
+        case .added: return "added to \(target)"
+        case .updated: return "updated in \(target)"
+        case .unchanged: return "already in \(target), unchanged"
+        case .cancelled: return "marked cancelled in \(target)"
+        case .stale(let why): return "\(why); \(target) unchanged"
+        case .absent: return "not in \(target); nothing to cancel"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What `accept` did to the calendar.
+public enum WriteOutcome: Equatable, Sendable {
+    case added, updated, unchanged
+    /// A cancellation marked the stored event `STATUS:CANCELLED`.
+    case cancelled
+    /// The calendar holds a newer version of the event (iTIP SEQUENCE/DTSTAMP); why.
+    case stale(String)
+    /// A cancellation for an event the calendar does not hold.
+    case absent
+
+    /// Whether the file was (or would be) rewritten.
+    public var wrote: Bool {
+        switch self {
+        case .added, .updated, .cancelled: return true
+        case .unchanged, .stale, .absent: return false
+        }
+    }
+}
+
+/// One edit of a calendar, decided from the calendar as read under the lock: a push
+/// payload's event, an iTIP invitation or an iTIP cancellation.
+protocol CalendarChange {
+    /// The UID of the event it writes (vdir file names and the read-back check).
+    var uid: String { get }
+    /// The edited file and what the edit does; nil data when nothing is to be written.
+    func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)
+    /// What `--dry-run` prints: the VEVENT text(s) it would write.
+    func preview(lineEnding: String) -> String
+}
