@@ -72,7 +72,11 @@ struct MergeCommand {
                 do {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                     let written = try writer.write(change: change, to: target)
-                    detail += "; " + written.describe(target)
+                    switch written {
+                    case .added, .updated: detail += "; written to \(target)"
+                    case .unchanged: detail += "; already in \(target)"
+                    default: detail += "; " + written.describe(target)
+                    }
                 } catch let error as WriteError {
                     diagnostics.warn("\(name): not answered, left pending: \(error)")
                     status = ExitStatus.of(error)
