@@ -122,6 +122,18 @@ import Testing
         #expect(try mine(cal).map { $0["start"] as? String } == ["2022-08-22T08:00:00Z"])
     }
 
+    @Test func anEarlierVersionDoesNotMakeTheNewOneBusy() throws {
+        let cal = try calendar()
+        #expect(try coolcal(["accept", "--me", me, try file(message()), cal]).status == 0)
+        let later = try file(message(sequence: 1, start: "20220822T103000", end: "20220822T113000"))
+        let check = try Binary.run(["conflicts", "--json", "--buffer", "0", later, cal])
+        let ignored = (try Binary.json(check.stdout)["ignored"] as? [[String: Any]]) ?? []
+        #expect(ignored.contains { $0["uid"] as? String == uid && $0["reason"] as? String == "this invitation" })
+        let run = try coolcal(["accept", "--if-free", "--buffer", "0", "--me", me, later, cal])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasSuffix("updated in \(cal)\n"))
+    }
+
     @Test func cancelMarksTheStoredEventCancelled() throws {
         let cal = try calendar()
         let untouched = try read(cal)

@@ -46,8 +46,16 @@ public struct ConflictFinder {
     }
 
     private func reason(_ o: Occurrence, _ invite: Invite) -> IgnoreReason? {
-        if let id = o.inviteID, id == invite.id.text { return .thisInvitation }
+        if ConflictFinder.isInvitation(o, invite) { return .thisInvitation }
         return o.ignoreReason
+    }
+
+    /// An occurrence of the invitation's own accepted event: written by coolcal for a
+    /// payload (`X-COOLCAL-INVITE-ID`), or an iTIP invitation's event (its UID).
+    static func isInvitation(_ o: Occurrence, _ invite: Invite) -> Bool {
+        if let id = o.inviteID, id == invite.id.text { return true }
+        if case .uid(let uid) = invite.id { return o.uid == uid }
+        return false
     }
 
     /// A zero-length invitation at t is overlapped by anything that spans t.

@@ -30,7 +30,7 @@ public struct SlotFinder {
     /// Up to `count` free, non-overlapping slots. `occurrences` must cover `searchWindow`.
     public func suggestions(for invite: Invite, count: Int, occurrences: [Occurrence]) -> [Invite] {
         let busy = BusyIndex(occurrences.filter { o in
-            o.busy && !(o.inviteID != nil && o.inviteID == invite.id.text)
+            o.busy && !ConflictFinder.isInvitation(o, invite)
         })
         var result: [Invite] = []
         for candidate in candidates(for: invite) {
