@@ -26,6 +26,13 @@ public enum ExitStatus: Int32 {
         case let e as StateError:
             return e.kind == .cannotCreate ? .cantCreate : .ioError
         case let e as ServerError: return e.denied ? .noPermission : .tempFail
+        case let e as CalDAVError:
+            switch e.kind {
+            case .unreachable, .preconditionFailed: return .tempFail
+            case .denied: return .noPermission
+            case .notCalendar, .badResponse: return .dataError
+            case .invalidURL: return .usage
+            }
         case let e as WriteError:
             switch e.kind {
             case .cannotCreate: return .cantCreate

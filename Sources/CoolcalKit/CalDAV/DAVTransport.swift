@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one WebDAV request synchronously, never for longer than the timeouts (cron
+/// must not hang on a stalled server), and turns "no answer" into `.unreachable`.
+struct DAVTransport: Sendable {
+    /// What the server said.
+    struct Response: Sendable {
+        var status: Int
+        var etag: String?
+        var location: String?
+        var contentType: String?
+        var body: Data
+    }
+
+    /// Seconds without progress before a request is abandoned.
+    let requestTimeout: TimeInterval
+    /// Seconds a whole request may take, also enforced here (libcurl does not always).
+    let resourceTimeout: TimeInterval
+    /// The largest body coolcal accepts (a whole calendar in one REPORT).
+    static let maxBody = 256 << 20
+
+    func send(method: String, url: URL, headers: [String: String], body: Data?,
+              credentials: CalDAVCredentials?) throws -> Response {
+        let shown = CalDAVLocation.redact(url.absoluteString)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        // Sent up front: the URL goes out without user info, and a 401 round trip
+        // per request would double the requests for nothing.
+        if let credentials { request.setValue(credentials.authorization, forHTTPHeaderField: "Authorization") }
+
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = resourceTimeout
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
+        let exchange = DAVExchange(limit: Self.maxBody)
+        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
+        let task = session.dataTask(with: request)
+        task.resume()
+        guard exchange.wait(seconds: resourceTimeout + 1) else {
+            task.cancel()
+            session.invalidateAndCancel()
+            throw CalDAVError(.unreachable, url: shown, "\(method): no answer within \(Self.seconds(resourceTimeout))")
+        }
+        session.finishTasksAndInvalidate()
+        let reply = exchange.reply
+        if reply.overflow {
+            throw CalDAVError(.badResponse, url: shown, "\(method): the answer is larger than \(Self.maxBody >> 20) MiB",
+                              status: reply.status)
+        }
+        if let code = reply.errorCode, !reply.challenged, !Self.isRedirect(reply.status) {
+            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: \(describe(code))")
+        }
+        guard let status = reply.status else {
+            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: no HTTP response")
+        }
+        return Response(status: status, etag: reply.etag, location: reply.location, contentType: reply.contentType,
+                        body: reply.body)
+    }
+
+    private static func isRedirect(_ status: Int?) -> Bool { (300..<400).contains(status ?? 0) }
+
+    private func describe(_ code: Int) -> String {
+        switch URLError.Code(rawValue: code) {
+        case .timedOut: return "timed out after \(Self.seconds(requestTimeout))"
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
+        case .networkConnectionLost: return "connection lost"
+        case .notConnectedToInternet: return "network unreachable"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "TLS connection failed"
+        case .cancelled: return "cancelled"
+        default: return "network error \(code)"
+        }
+    }
+
+    static func seconds(_ t: TimeInterval) -> String { String(format: "%g s", t) }
+}

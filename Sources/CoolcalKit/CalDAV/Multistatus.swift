@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A WebDAV `207 Multi-Status` body (RFC 4918 §13), reduced to what coolcal reads:
+/// per `<D:response>` its href, status and the properties a `propstat` with a 2xx
+/// status carried. Parsed with XMLParser (libxml2), namespace-aware, no external
+/// entities.
+struct Multistatus: Equatable {
+    struct Response: Equatable {
+        var href = ""
+        /// A `<D:status>` directly in the response (a resource that is gone, say).
+        var status: Int?
+        var etag: String?
+        var calendarData: String?
+        /// `resourcetype` children as `namespace localname`, e.g. `DAV: collection`.
+        var resourceTypes: Set<String> = []
+        var displayName: String?
+        var color: String?
+    }
+
+    var responses: [Response]
+
+    static let dav = "DAV:"
+    static let caldav = "urn:ietf:params:xml:ns:caldav"
+    static let apple = "http://apple.com/ns/ical/"
+
+    /// Nil when the data is not well-formed XML with a `DAV: multistatus` root.
+    init?(parsing data: Data) {
+        let reader = Reader()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        guard parser.parse(), reader.sawRoot else { return nil }
+        responses = reader.responses
+    }
+
+    /// The number in a status line such as `HTTP/1.1 404 Not Found`.
+    static func statusCode(_ line: String) -> Int? {
+        let parts = line.split(separator: " ")
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
+    private final class Reader: NSObject, XMLParserDelegate {
+        var responses: [Response] = []
+        var sawRoot = false
+        private var path: [String] = []
+        private var text = ""
+        private var response: Response?
+        private var pending = Response()
+        private var propstatStatus: Int?
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            let key = (namespaceURI ?? "") + " " + name
+            if path.isEmpty {
+                guard key == "DAV: multistatus" else { parser.abortParsing(); return }
+                sawRoot = true
+            }
+            if path.last == "DAV: resourcetype" { pending.resourceTypes.insert(key) }
+            switch key {
+            case "DAV: response": response = Response()
+            case "DAV: propstat": pending = Response(); propstatStatus = nil
+            default: break
+            }
+            path.append(key)
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, foundCDATA data: Data) { text += String(decoding: data, as: UTF8.self) }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let key = path.popLast() ?? ""
+            let inProp = path.last == "DAV: prop"
+            switch key {
+            case "DAV: href" where path.last == "DAV: response":
+                response?.href = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case "DAV: status" where path.last == "DAV: response":
+                response?.status = Multistatus.statusCode(text)
+            case "DAV: status" where path.last == "DAV: propstat":
+                propstatStatus = Multistatus.statusCode(text)
+            case "DAV: getetag" where inProp:
+                pending.etag = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case Multistatus.caldav + " calendar-data" where inProp:
+                pending.calendarData = text
+            case "DAV: displayname" where inProp:
+                pending.displayName = text
+            case Multistatus.apple + " calendar-color" where inProp:
+                pending.color = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case "DAV: propstat":
+                if let status = propstatStatus, (200..<300).contains(status) { merge(pending) }
+            case "DAV: response":
+                if let response { responses.append(response) }
+                response = nil
+            default:
+                break
+            }
+            text = ""
+        }
+
+        /// A propstat's properties count only when its status is 2xx; servers list
+        /// the properties they do not have under a 404 propstat.
+        private func merge(_ found: Response) {
+            guard var merged = response else { return }
+            merged.etag = found.etag ?? merged.etag
+            merged.calendarData = found.calendarData ?? merged.calendarData
+            merged.displayName = found.displayName ?? merged.displayName
+            merged.color = found.color ?? merged.color
+            merged.resourceTypes.formUnion(found.resourceTypes)
+            response = merged
+        }
+    }
+}
