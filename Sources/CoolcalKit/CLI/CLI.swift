@@ -99,8 +99,11 @@ struct Settings {
     let now: Date
     let lockTimeout: TimeInterval
     let environment: [String: String]
+    /// Where loading calendars reports warnings (a CalDAV netrc readable by others).
+    let diagnostics: Diagnostics
 
     init(_ common: CommonRequest, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
+        self.diagnostics = diagnostics
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
         zone = try Settings.zone(common, config, env.variables, diagnostics)
         me = common.me.isEmpty ? config.me : common.me
@@ -158,8 +161,9 @@ struct Settings {
         return config.calendars
     }
 
-    /// Reads calendars; with a window, only what may reach it is parsed.
+    /// Reads calendars (files, vdirs, CalDAV URLs); with a window, only what may
+    /// reach it is parsed.
     func loadCalendars(_ paths: [String], window: TimeWindow? = nil) throws -> [LoadedCalendar] {
-        try paths.map { try CalendarSource.load(path: $0, window: window) }
+        try paths.map { try CalendarSource.load(path: $0, window: window, environment: environment, diagnostics: diagnostics) }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// A calendar the user named: an `.ics` file or a vdir directory of `.ics` files.
+/// A calendar the user named: an `.ics` file, a vdir directory of `.ics` files, or
+/// a CalDAV collection URL.
 public struct LoadedCalendar {
-    /// What the user typed's base name: `work.ics`, `family` (a vdir).
+    /// What the user typed's base name: `work.ics`, `family` (a vdir), `work` (the
+    /// last path segment of `https://host/dav/work/`).
     public var name: String
     public var color: String?
     /// One parsed file each (a vdir has many), with the file's own zones.
@@ -11,9 +13,17 @@ public struct LoadedCalendar {
 
 /// Loads calendars from paths.
 public enum CalendarSource {
-    /// Reads a file or every `*.ics` in a directory (sorted, hidden files skipped).
-    /// With a `window`, only what may reach it is parsed (see `ICalPreFilter`).
-    public static func load(path: String, window: TimeWindow? = nil) throws -> LoadedCalendar {
+    /// Reads a file or every `*.ics` in a directory (sorted, hidden files skipped), or
+    /// an `http(s)://` URL as a CalDAV collection (`CalDAVCalendar`; `environment`
+    /// gives `NETRC`, `HOME` and `COOLCAL_SERVER_TIMEOUT`, `diagnostics` takes the
+    /// netrc warnings). With a `window`, only what may reach it is parsed (see
+    /// `ICalPreFilter`).
+    public static func load(path: String, window: TimeWindow? = nil,
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            diagnostics: Diagnostics? = nil) throws -> LoadedCalendar {
+        if CalDAVLocation.isURL(path) {
+            return try CalDAVCalendar.load(path, window: window, environment: environment, diagnostics: diagnostics)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputFileError(kind: .missing, path: path, reason: "no such file or directory")
@@ -44,9 +54,13 @@ public enum CalendarSource {
         return try ICalReader.read(InputFile.read(path), file: path)
     }
 
-    /// The name a calendar goes by in output: its file or directory base name.
+    /// The name a calendar goes by in output: its file or directory base name, or a
+    /// CalDAV collection's last path segment (never anything of its credentials).
     public static func displayName(_ path: String) -> String {
-        URL(fileURLWithPath: path).lastPathComponent
+        if CalDAVLocation.isURL(path) {
+            return (try? CalDAVLocation(path).name) ?? CalDAVLocation.redact(path)
+        }
+        return URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// vdirsyncer keeps `color` and `displayname` files in a vdir.
