@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time zsh fish
+APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 
@@ -23,11 +23,13 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# The reference implementation for the differential test, in a venv under .build/.
+# The reference implementation for the differential test and the CalDAV server
+# (Radicale) for the CalDAV tests, in one venv under .build/.
+PYREQS := Tests/Differential/requirements.txt Tests/CalDAV/requirements.txt
 pydeps: $(PYENV)/.installed
-$(PYENV)/.installed: Tests/Differential/requirements.txt | deps
+$(PYENV)/.installed: $(PYREQS) | deps
 	python3 -m venv $(PYENV)
-	$(PYENV)/bin/pip install -q --disable-pip-version-check -r Tests/Differential/requirements.txt
+	$(PYENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(PYREQS))
 	touch $@
 
 build: deps
@@ -46,9 +48,9 @@ lint-man: deps
 differential: build pydeps
 	$(PYENV)/bin/python Tests/Differential/compare.py --coolcal $(COOLCAL)
 
-unit: build
+unit: build pydeps
 	$(SWIFT) build --build-tests
-	COOLCAL_BIN=$(CURDIR)/$(COOLCAL) $(SWIFT) test
+	COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
 FUZZ_SECONDS ?= 600
