@@ -15,8 +15,15 @@ struct AcceptCommand {
         let target = request.calendars[0]
         // A cancellation frees time: --if-free has nothing to check.
         let ifFree = request.ifFree && !invite.isCancellation
-        let others = ifFree ? try settings.loadCalendars(Array(request.calendars.dropFirst())) : []
         let finder = ConflictFinder(buffer: settings.buffer(request.buffer), zone: settings.zone)
+        // A CalDAV calendar has no lock to hold while checking: it is read with the
+        // others, just before the write (its etag still guards the event's resource).
+        let remote = CalDAVLocation.isURL(target)
+        // What messages call it: a URL never with its password.
+        let shown = remote ? CalDAVLocation.redact(target) : target
+        let others = ifFree
+            ? try settings.loadCalendars(Array(request.calendars.dropFirst(remote ? 0 : 1)), window: finder.window(for: invite))
+            : []
         let check: (ICalCalendar) throws -> Void = { calendar in
             guard ifFree else { return }
             let mine = LoadedCalendar(name: CalendarSource.displayName(target), color: calendar.color, files: [calendar])
@@ -27,6 +34,7 @@ struct AcceptCommand {
         }
         if let warning = file.ownerWarning(me: settings.me) { diagnostics.warn(warning) }
         do {
+            if remote { try check(ICalCalendar(zones: ZoneBook())) }
             if request.dryRun {
                 if let existing = try? InputFile.read(target), let calendar = try? ICalReader.read(existing, file: target) {
                     try check(calendar)
@@ -37,14 +45,17 @@ struct AcceptCommand {
                 }
                 return .ok
             }
-            let outcome = try CalendarWriter(lockTimeout: settings.lockTimeout).write(change: change, to: target, check: check)
+            var writer = CalendarWriter(lockTimeout: settings.lockTimeout)
+            writer.environment = settings.environment
+            writer.diagnostics = diagnostics
+            let outcome = try writer.write(change: change, to: target, check: remote ? { _ in } : check)
             let verb: String
             switch outcome {
             case _ where invite.isCancellation: verb = "cancelled"
             case .stale: verb = "ignored"
             default: verb = "accepted"
             }
-            let what = invite.isCancellation && outcome == .unchanged ? "already cancelled in \(target)" : outcome.describe(target)
+            let what = invite.isCancellation && outcome == .unchanged ? "already cancelled in \(shown)" : outcome.describe(shown)
             out.write("\(verb): \(invite.title) (id \(invite.id.text)): \(what)\n")
             if verb == "accepted" {
                 try Answers(settings: settings, common: request.common, diagnostics: diagnostics).record(.accepted, for: invite)

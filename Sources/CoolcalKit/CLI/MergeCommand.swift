@@ -31,8 +31,12 @@ struct MergeCommand {
         let envelope = windows.isEmpty ? nil : TimeWindow(start: windows.map(\.start).min() ?? 0, end: windows.map(\.end).max() ?? 0)
         let calendars = try settings.loadCalendars(request.calendars, window: envelope)
         let target = request.calendars[0]
+        // What lines and notes call it: a URL never with its password.
+        let shown = CalDAVLocation.isURL(target) ? CalDAVLocation.redact(target) : target
         let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
-        let writer = CalendarWriter(lockTimeout: settings.lockTimeout)
+        var writer = CalendarWriter(lockTimeout: settings.lockTimeout)
+        writer.environment = settings.environment
+        writer.diagnostics = diagnostics
         let answers = Answers(settings: settings, common: request.common, diagnostics: diagnostics)
         let store = request.policy == .report ? nil : try answers.open()
         let server = try answers.server()
@@ -52,7 +56,7 @@ struct MergeCommand {
             }
             let invite = file.invite
             if invite.isCancellation {
-                status = try cancel(file, name: name, spool: spool, target: target, writer: writer, out) ?? status
+                status = try cancel(file, name: name, spool: spool, target: target, shown: shown, writer: writer, out) ?? status
                 continue
             }
             let window = finder.window(for: invite)
@@ -73,9 +77,9 @@ struct MergeCommand {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                     let written = try writer.write(change: change, to: target)
                     switch written {
-                    case .added, .updated: detail += "; written to \(target)"
-                    case .unchanged: detail += "; already in \(target)"
-                    default: detail += "; " + written.describe(target)
+                    case .added, .updated: detail += "; written to \(shown)"
+                    case .unchanged: detail += "; already in \(shown)"
+                    default: detail += "; " + written.describe(shown)
                     }
                 } catch let error as WriteError {
                     diagnostics.warn("\(name): not answered, left pending: \(error)")
@@ -103,7 +107,7 @@ struct MergeCommand {
     }
 
     /// Applies an organizer's cancellation; a status when it could not be written.
-    private func cancel(_ file: InvitationFile, name: String, spool: Spool, target: String,
+    private func cancel(_ file: InvitationFile, name: String, spool: Spool, target: String, shown: String,
                         writer: CalendarWriter, _ out: TextSink) throws -> ExitStatus? {
         let invite = file.invite
         let outcome: WriteOutcome
@@ -119,10 +123,10 @@ struct MergeCommand {
             try spool.finish(name, failed: false, note: JSONWriter.string(.object([
                 ("outcome", .string("cancelled")),
                 ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
-                ("result", .string(outcome.describe(target))),
+                ("result", .string(outcome.describe(shown))),
             ])))
         }
-        let detail = request.policy == .report ? "a cancellation" : outcome.describe(target)
+        let detail = request.policy == .report ? "a cancellation" : outcome.describe(shown)
         out.write("cancelled \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
         return nil
     }

@@ -7,6 +7,9 @@ import Foundation
 public struct CalendarWriter {
     public var lockTimeout: TimeInterval
     public var attempts = 3
+    /// For CalDAV targets: `NETRC`, `HOME`, `COOLCAL_SERVER_TIMEOUT`.
+    public var environment: [String: String] = [:]
+    public var diagnostics: Diagnostics?
 
     public init(lockTimeout: TimeInterval) {
         self.lockTimeout = lockTimeout
@@ -22,6 +25,12 @@ public struct CalendarWriter {
     /// Applies `change` to the calendar file or vdir at `path`.
     func write(change: CalendarChange, to path: String,
                check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
+        if CalDAVLocation.isURL(path) {
+            // The server has no lock to hold: `--if-free` is checked before (see
+            // AcceptCommand), the etag guards the event's own resource.
+            let client = try CalDAVClient(calendar: path, environment: environment, diagnostics: diagnostics)
+            return try CalDAVWriter(client: client, attempts: attempts).write(change)
+        }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
@@ -50,7 +59,7 @@ public struct CalendarWriter {
             let text = CalendarText(bytes: [UInt8](original))
             let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: file)
             guard let updated = edited else { return outcome }
-            try verify(updated, has: change.uid, file: file)
+            try CalendarWriter.verify(updated, has: change.uid, file: file)
             let now = AtomicFile.status(file) == nil ? Data() : try InputFile.read(file)
             guard now == original else { continue }
             try AtomicFile.write(updated, to: file, keeping: before)
@@ -60,7 +69,7 @@ public struct CalendarWriter {
     }
 
     /// libical must read the result, with the event in it, before it replaces anything.
-    private func verify(_ data: Data, has uid: String, file: String) throws {
+    static func verify(_ data: Data, has uid: String, file: String) throws {
         let parsed: ICalCalendar
         do {
             parsed = try ICalReader.read(data, file: file)

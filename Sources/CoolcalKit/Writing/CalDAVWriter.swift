@@ -1,0 +1,50 @@
+import Foundation
+
+/// Writes a change into a CalDAV calendar collection: the event's own resource — the
+/// one holding its UID, else a new one named from the UID — is edited as calendar
+/// text exactly like a vdir file, checked by libical, and stored with a conditional
+/// `PUT` (`If-Match` its etag, or `If-None-Match: *` when new). A 412 means someone
+/// changed it meanwhile: re-read and try again, and give up (75) after `attempts`.
+struct CalDAVWriter {
+    let client: CalDAVClient
+    var attempts = 3
+
+    func write(_ change: CalendarChange) throws -> WriteOutcome {
+        var collisions = 0
+        for _ in 0..<attempts {
+            let existing = try client.find(uid: change.uid)
+            let href = existing?.href ?? newHref(change.uid, collisions)
+            let name = client.location.resourceName(href)
+            let original = existing?.data ?? Data()
+            let calendar = try ICalReader.read(original, file: name)
+            let (edited, outcome) = try change.apply(to: CalendarText(bytes: [UInt8](original)), calendar: calendar, file: name)
+            guard let data = edited else { return outcome }
+            try CalendarWriter.verify(data, has: change.uid, file: name)
+            let precondition: CalDAVClient.Precondition
+            if let existing {
+                guard let etag = try existing.etag ?? client.get(existing.href)?.etag else {
+                    throw CalDAVError(.badResponse, url: name,
+                                      "the server gives no ETag for the event's resource; coolcal does not overwrite it blindly")
+                }
+                precondition = .replace(etag: etag)
+            } else {
+                precondition = .create
+            }
+            do {
+                try client.put(href, data: data, precondition: precondition)
+                return outcome
+            } catch let error as CalDAVError where error.kind == .preconditionFailed {
+                // A new name already taken by another event's resource: the next name.
+                if existing == nil { collisions += 1 }
+                continue
+            }
+        }
+        throw CalDAVError(.preconditionFailed, url: client.location.display,
+                          "the event's resource changed on the server while coolcal was writing it (\(attempts) tries); nothing written, try again")
+    }
+
+    /// `NAME.ics`, `NAME-2.ics`… for a new event, from its UID made safe.
+    private func newHref(_ uid: String, _ collisions: Int) -> String {
+        client.href(forName: VdirNaming.safeName(uid) + (collisions == 0 ? "" : "-\(collisions + 1)") + ".ics")
+    }
+}
