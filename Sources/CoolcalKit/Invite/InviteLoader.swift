@@ -19,8 +19,11 @@ public enum InviteLoader {
     /// The invitation and, for an iTIP file, the message behind it (for writing the
     /// organizer's event as sent, and for replies).
     public static func open(_ path: String, floatingZone: TimeZone) throws -> InvitationFile {
-        let data = try InputFile.read(path)
-        let name = InputFile.displayName(path)
+        try open(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+    }
+
+    /// `open` of bytes already read; `name` is what messages call them.
+    public static func open(_ data: Data, name: String, floatingZone: TimeZone) throws -> InvitationFile {
         let invite = try parse(data, name: name, floatingZone: floatingZone)
         guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil) }
         do {
