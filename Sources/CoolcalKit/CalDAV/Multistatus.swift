@@ -33,7 +33,9 @@ struct Multistatus: Equatable {
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse(), reader.sawRoot else { return nil }
+        // FoundationXML's parse() can succeed on a truncated document: the root
+        // must have been closed too.
+        guard parser.parse(), reader.sawRoot, reader.closedRoot else { return nil }
         responses = reader.responses
     }
 
@@ -46,6 +48,7 @@ struct Multistatus: Equatable {
     private final class Reader: NSObject, XMLParserDelegate {
         var responses: [Response] = []
         var sawRoot = false
+        var closedRoot = false
         private var path: [String] = []
         private var text = ""
         private var response: Response?
@@ -75,6 +78,7 @@ struct Multistatus: Equatable {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             let key = path.popLast() ?? ""
+            if path.isEmpty { closedRoot = true }
             let inProp = path.last == "DAV: prop"
             switch key {
             case "DAV: href" where path.last == "DAV: response":
