@@ -111,6 +111,19 @@ import Testing
         #expect(collection.color == nil)
     }
 
+    @Test func resourcesWithoutDataInTheReportAreFetched() throws {
+        let web = try PlainWebServer()
+        let client = try CalDAVClient(calendar: "http://127.0.0.1:\(web.server.port)/fake/", environment: [:])
+        try client.verify()
+        let resources = try client.query(window: nil)
+        #expect(resources.map(\.href) == ["/fake/a.ics", "/fake/b.ics"])
+        #expect(resources.map(\.etag) == ["\"a1\"", "\"b1\""])
+        #expect(resources.allSatisfy { String(decoding: $0.data, as: UTF8.self).hasPrefix("BEGIN:VCALENDAR\r\n") })
+        // An href on another server is not followed (credentials would go there).
+        let foreign = try CalDAVClient(calendar: "http://127.0.0.1:\(web.server.port)/foreign/", environment: [:])
+        #expect(Self.kind { _ = try foreign.query(window: nil) } == .badResponse)
+    }
+
     @Test func verifyRefusesWhatIsNotACalendar() throws {
         let server = try RadicaleServer()
         let client = try Self.collection(server)

@@ -91,7 +91,7 @@ public struct CalDAVClient: Sendable {
 
     /// Every VEVENT resource that may reach `window` (a `calendar-query` REPORT with a
     /// time-range widened by `slack` each side; all of them without a window), sorted
-    /// by href. Responses without calendar data are left out.
+    /// by href.
     public func query(window: TimeWindow?) throws -> [Resource] {
         let range = window.map { (start: $0.start - Self.slack, end: $0.end + Self.slack) }
         return try report(CalDAVRequestBody.calendarQuery(range: range))
@@ -155,17 +155,25 @@ public struct CalDAVClient: Sendable {
 
     // MARK: - Requests
 
+    /// The resources of a calendar-query. One listed without its calendar data (a
+    /// server may leave it out) is fetched with `GET`: a missing resource would
+    /// make a busy window look free.
     private func report(_ body: Data) throws -> [Resource] {
         let response = try send("REPORT", location.url, depth: "1", body: body)
         let status = try multistatus(response, method: "REPORT", url: location.url)
         var resources: [Resource] = []
         for item in status.responses {
-            guard let text = item.calendarData, item.status.map({ (200..<300).contains($0) }) ?? true else { continue }
-            guard location.resolve(item.href) != nil else {
+            guard item.status.map({ (200..<300).contains($0) }) ?? true else { continue }
+            guard let url = location.resolve(item.href) else {
                 throw CalDAVError(.badResponse, url: location.display,
                                   "REPORT: the answer names a resource on another server or an unusable href")
             }
-            resources.append(Resource(href: item.href, etag: item.etag, data: Data(text.utf8)))
+            if url == location.url { continue }
+            if let text = item.calendarData {
+                resources.append(Resource(href: item.href, etag: item.etag, data: Data(text.utf8)))
+            } else if let fetched = try get(item.href) {
+                resources.append(fetched)
+            }
         }
         return resources.sorted { $0.href < $1.href }
     }
