@@ -38,6 +38,13 @@ import Testing
                 #expect(error.kind == .invalidURL && !error.description.contains("secret"))
             }
         }
+        // However a location, client or credentials are printed, no password shows.
+        let secret = try CalDAVLocation("https://alice:pa55word@host/cal/")
+        let client = CalDAVClient(location: secret, credentials: CalDAVCredentials(user: "alice", password: "pa55word", source: "the URL"))
+        for text in ["\(secret)", String(reflecting: secret), "\(client)", String(reflecting: client),
+                     "\(client.credentials as Any)", String(reflecting: client.credentials)] {
+            #expect(!text.contains("pa55word"), "\(text)")
+        }
         #expect(CalendarSource.displayName("https://alice:secret@host/") == "host")
         #expect(CalendarSource.displayName("https://alice:secret@host/dav/work/") == "work")
     }

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// read, create and replace single resources with etags. Synchronous, one request at
 /// a time, every request bounded by the timeouts. Errors are `CalDAVError`s that name
 /// the URL without credentials.
-public struct CalDAVClient: Sendable {
+public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// One calendar object resource: its href as the server wrote it (usually an
     /// absolute path), its etag (nil when the server sent none) and its iCalendar text.
     public struct Resource: Equatable, Sendable {
@@ -37,9 +37,15 @@ public struct CalDAVClient: Sendable {
         public var color: String?
     }
 
+    /// The collection (its URL has no credentials in it).
     public let location: CalDAVLocation
+    /// What is sent as HTTP Basic with every request; nil: nothing.
     public let credentials: CalDAVCredentials?
     private let transport: DAVTransport
+
+    /// The collection as messages show it: never a password, however it is printed.
+    public var description: String { location.display }
+    public var debugDescription: String { "CalDAVClient(\(location.display))" }
 
     /// Time ranges sent to the server are this much wider on each side than the
     /// window asked for: servers differ on floating times and unknown zones, so

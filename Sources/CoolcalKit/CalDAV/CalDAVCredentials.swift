@@ -3,7 +3,7 @@ import Foundation
 /// Who coolcal says it is to a CalDAV server (HTTP Basic): `user:password@` in the
 /// URL first, else the `.netrc` entry for the host (`NETRC` names the file, default
 /// `~/.netrc`). The password is never part of a description.
-public struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible {
+public struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public var user: String
     public var password: String
     /// Where they came from, for messages: `the URL` or the netrc file's path.
@@ -21,6 +21,7 @@ public struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(user) (from \(source))" }
+    public var debugDescription: String { "CalDAVCredentials(\(description))" }
 
     /// The credentials for `location`, or nil to ask without any. A netrc that
     /// others can read is used, with a warning (curl says nothing; ftp refuses).

@@ -3,7 +3,7 @@ import Foundation
 /// A calendar collection's address as the user wrote it, split into the URL that goes
 /// on the wire (no user info, no fragment, path ending in `/`), the credentials it
 /// carried, and the text every message shows (`https://host/cal/`, never a password).
-public struct CalDAVLocation: Equatable, Sendable {
+public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The collection, without credentials; its path ends in `/`.
     public let url: URL
     /// `user` and `password` from `user:password@`, percent-decoded.
@@ -39,6 +39,10 @@ public struct CalDAVLocation: Equatable, Sendable {
 
     /// The collection as messages show it.
     public var display: String { Self.redact(url.absoluteString) }
+
+    /// `display`, so that no interpolation or dump can show the password.
+    public var description: String { display }
+    public var debugDescription: String { "CalDAVLocation(\(display))" }
 
     /// The name the calendar goes by in output: the collection's last path segment,
     /// percent-decoded (`work` for `https://host/dav/alice/work/`), else the host.
