@@ -79,17 +79,20 @@ import Testing
         #expect(text.stdout.contains("On-call handover (moved)  [work]"))
     }
 
-    @Test func readingWithoutAWindowFetchesEverything() throws {
-        // accept --if-free reads the other calendars whole (no time-range).
+    @Test func notifyReadsTheWholeCollection() throws {
+        // notify only checks that its calendars can be read: a REPORT without time-range.
         let server = try RadicaleServer()
         try CalDAVUpload.upload([Binary.sample("work.ics")], to: server.url("/alice/work/"))
-        let target = try Binary.temp("mine.ics", Data())
-        let run = try Binary.run(["accept", "--if-free", "--dry-run", Binary.sample("invite.json"), target,
-                                  server.url("/alice/work/")])
-        #expect(run.status == 1)
-        #expect(run.stdout.contains("not accepted: Family Reunion (id 12): 2 conflicts in the window"))
-        #expect(run.stdout.contains("On-call handover (moved)  [work]"))
-        #expect(run.stderr == "")
+        let state = URL(fileURLWithPath: try Binary.temp("x", Data())).deletingLastPathComponent().path + "/state"
+        let ok = try Binary.run(["notify", "--state", state, Binary.sample("invite.json"), server.url("/alice/work/")])
+        #expect(ok.status == 0 && ok.stderr == "")
+        #expect(ok.stdout.contains(#""category":"INVITATION""#))
+        let port = try ServerProcess.freePort()
+        let down = try Binary.run(["notify", "--state", state, Binary.sample("invite.json"),
+                                   "http://alice:Sekr3t-notify@127.0.0.1:\(port)/alice/work/"])
+        #expect(down.status == 0)
+        #expect(down.stdout.contains(#""category":"""#))
+        #expect(down.stderr == "coolcal: warning: http://127.0.0.1:\(port)/alice/work/: cannot reach the server: connection refused; shown as a plain notification\n")
     }
 
     @Test func wrongOrMissingCredentialsAre77() throws {

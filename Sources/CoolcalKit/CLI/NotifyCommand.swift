@@ -41,7 +41,7 @@ struct NotifyCommand {
         }
         for calendar in calendars {
             do {
-                _ = try CalendarSource.load(path: calendar)
+                _ = try CalendarSource.load(path: calendar, environment: settings.environment, diagnostics: diagnostics)
             } catch {
                 diagnostics.warn("\(error); shown as a plain notification")
                 plain = true
