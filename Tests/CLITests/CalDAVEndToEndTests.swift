@@ -304,8 +304,13 @@ final class PlainWebServer {
         let script = home.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let port = try ServerProcess.freePort()
-        server = try ServerProcess(home: home, port: port, executable: "/usr/bin/env",
-                                   arguments: ["python3", script.path, String(port)])
+        do {
+            server = try ServerProcess(home: home, port: port, executable: "/usr/bin/env",
+                                       arguments: ["python3", script.path, String(port)])
+        } catch {
+            try? FileManager.default.removeItem(at: home)
+            throw error
+        }
     }
 
     deinit {

@@ -139,8 +139,13 @@ final class RadicaleServer {
         // authentication Radicale makes it at the first login, without it never.
         try FileManager.default.createDirectory(at: home.appendingPathComponent("collections/collection-root/\(Self.user)"),
                                                 withIntermediateDirectories: true)
-        server = try ServerProcess(home: home, port: port, executable: python,
-                                   arguments: ["-m", "radicale", "--config", home.appendingPathComponent("config").path])
+        do {
+            server = try ServerProcess(home: home, port: port, executable: python,
+                                       arguments: ["-m", "radicale", "--config", home.appendingPathComponent("config").path])
+        } catch {
+            try? FileManager.default.removeItem(at: home)
+            throw error
+        }
         origin = "http://127.0.0.1:\(port)"
     }
 
