@@ -106,7 +106,9 @@ import Testing
         #expect(wrong.stderr == "coolcal: error: \(server.origin)/alice/work/: the server refused the credentials for alice from the URL (HTTP 401 Unauthorized)\n")
         #expect(!wrong.stderr.contains("wrong-Geheimnis"))
 
-        let none = try Binary.run(["conflicts", invite, server.url("/alice/work/")], env: ["HOME": "/nonexistent"])
+        // A HOME without .netrc (a temporary one: URLSession makes ~/.cache there).
+        let home = URL(fileURLWithPath: try Binary.temp("empty", Data())).deletingLastPathComponent().path
+        let none = try Binary.run(["conflicts", invite, server.url("/alice/work/")], env: ["HOME": home])
         #expect(none.status == 77)
         #expect(none.stderr.contains("the server wants credentials (HTTP 401 Unauthorized); give them in ~/.netrc"))
 
