@@ -34,9 +34,12 @@ final class TestHTTPServer {
             if mode == "stall":
                 time.sleep(30)
                 return
-            status = int(mode)
+            challenge = mode == "401-basic"
+            status = 401 if challenge else int(mode)
             reply = ("server says %d\nsecond line " % status + "x" * 300).encode()
             self.send_response(status)
+            if challenge:
+                self.send_header("WWW-Authenticate", 'Basic realm="invitations"')
             if status == 302:
                 self.send_header("Location", "/elsewhere")
             self.send_header("Content-Type", "text/plain")
@@ -213,6 +216,23 @@ final class LineBox: Sendable {
         try server.setMode("401")
         try store.recordAnswer(.accepted, for: stateInvite(.number(7)), comment: nil, at: Date(), queueFor: server.url)
         #expect(try drainer.drain().denied)
+    }
+
+    /// A real server refusing a password says `WWW-Authenticate`: that is a refusal
+    /// now, not a request that waits out its timeout and looks like a server down.
+    @Test func anAuthenticationChallengeIsDeniedAtOnce() throws {
+        let home = home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try TestHTTPServer(home: home)
+        try server.setMode("401-basic")
+        let (store, _) = try queuedStore([(.accepted, .number(3), nil)], server: server.url)
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        let started = Date()
+        let summary = try OutboxDrainer(store: store, server: server.url, requestTimeout: 5, resourceTimeout: 10).drain()
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(summary.denied && summary.delivered == 0)
+        #expect(elapsed < 3, "took \(elapsed) s")
+        #expect(try server.requests().count == 1)
     }
 
     @Test func stalledServerDoesNotHang() throws {

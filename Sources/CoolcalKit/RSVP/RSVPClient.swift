@@ -108,7 +108,7 @@ public struct RSVPClient: Sendable {
         }
         session.finishTasksAndInvalidate()
         let reply = exchange.reply
-        if let code = reply.errorCode {
+        if let code = reply.errorCode, !reply.challenged {
             return .retryLater(status: nil, reason: "\(label): \(describe(code))")
         }
         guard let status = reply.status else {

@@ -18,6 +18,8 @@ final class RSVPExchange: NSObject, URLSessionDataDelegate, Sendable {
         var body = Data()
         /// A `URLError.Code` raw value when the transfer failed.
         var errorCode: Int?
+        /// The server asked for (other) credentials; the task ended cancelled.
+        var challenged = false
     }
 
     private static let limit = 4096
@@ -34,6 +36,20 @@ final class RSVPExchange: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @Sendable @escaping (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+
+    /// A 401 with `WWW-Authenticate`: the credentials (if any) went with the request,
+    /// there are no others. Cancelled, because FoundationNetworking's default handling
+    /// without a stored credential never completes the task (the answer waited out the
+    /// timeout and looked like a server that is down).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @Sendable @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
+        state.withLock { reply in
+            reply.challenged = true
+            if reply.status == nil { reply.status = status }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
