@@ -238,6 +238,17 @@ import Testing
         #expect(control.status == 65 && control.stderr.contains("the UID contains control characters"))
     }
 
+    /// vdirsyncer names files after server hrefs, not UIDs: the event is found by UID.
+    @Test func aVdirEventIsFoundWhateverItsFileIsCalled() throws {
+        let vdir = URL(fileURLWithPath: try Binary.temp("cal/.keep", Data())).deletingLastPathComponent()
+        try Data(message().utf8).write(to: vdir.appendingPathComponent("f81d4fae-7dec.ics"))
+        let newer = try coolcal(["accept", "--me", me, try file(message(sequence: 1, start: "20220822T120000", end: "20220822T130000")), vdir.path])
+        #expect(newer.stdout.hasSuffix("updated in \(vdir.path)\n"), "\(newer.stdout)\(newer.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { $0.hasSuffix(".ics") }
+        #expect(files == ["f81d4fae-7dec.ics"])
+        #expect(try mine(vdir.path).map { $0["start"] as? String } == ["2022-08-22T10:00:00Z"])
+    }
+
     @Test func mergeAppliesRequestsAndCancellations() throws {
         let cal = try calendar()
         let spool = URL(fileURLWithPath: try Binary.temp("spool/.keep", Data())).deletingLastPathComponent()

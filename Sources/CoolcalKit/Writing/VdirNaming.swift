@@ -14,16 +14,36 @@ enum VdirNaming {
         return name.isEmpty ? "event" : name
     }
 
+    /// The file that holds the event with this UID — whatever its name, since
+    /// vdirsyncer names files after the server's hrefs — else a new
     /// `DIR/NAME.ics`, or `DIR/NAME-2.ics`… when another event already has the name.
     static func file(for uid: String, in dir: String) throws -> String {
         let base = safeName(uid)
+        var free: String?
         for n in 1...1000 {
             let path = dir + "/" + base + (n == 1 ? "" : "-\(n)") + ".ics"
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return path }
-            let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
-                .replacingOccurrences(of: "\n ", with: "")
-            if text.contains(uid) { return path }
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+                free = path
+                break
+            }
+            if holds(data, uid) { return path }
         }
-        throw WriteError(kind: .cannotCreate, path: dir, message: "no free file name for \(base).ics")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
+            let path = dir + "/" + name
+            if let data = try? Data(contentsOf: URL(fileURLWithPath: path)), holds(data, uid) { return path }
+        }
+        guard let free else { throw WriteError(kind: .cannotCreate, path: dir, message: "no free file name for \(base).ics") }
+        return free
+    }
+
+    /// Whether libical finds an event with this UID in the file (the text is looked
+    /// at first, so that only likely files are parsed).
+    private static func holds(_ data: Data, _ uid: String) -> Bool {
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
+            .replacingOccurrences(of: "\n\t", with: "")
+        guard text.contains(uid), let calendar = try? ICalReader.read(data, file: "vdir") else { return false }
+        return calendar.events.contains { $0.uid == uid }
     }
 }
