@@ -39,6 +39,8 @@ import Testing
         (["conflicts"], "missing an invitation (and calendars, unless the config names some)", "conflicts"),
         (["conflicts", "--buffer", "soon", "a", "b"], "--buffer 'soon' is not a duration (e.g. 2h, 90m, 1h30m, 0)", "conflicts"),
         (["conflicts", "--buffer"], "option '--buffer' needs a value (DURATION)", "conflicts"),
+        (["conflicts", "--buffer", "99999h", "a", "b"], "--buffer '99999h' is longer than the limit of 366 days", "conflicts"),
+        (["accept", "--buffer", "53w", "a", "b"], "--buffer '53w' is longer than the limit of 366 days", "accept"),
         (["conflicts", "--json=yes", "a", "b"], "option '--json' takes no value", "conflicts"),
         (["conflicts", "--json", "--json", "a", "b"], "option '--json' given more than once", "conflicts"),
         (["conflicts", "--tz", "A", "--tz", "B", "a", "b"], "option '--tz' given more than once", "conflicts"),

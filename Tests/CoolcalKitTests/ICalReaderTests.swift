@@ -27,6 +27,83 @@ import Testing
         #expect(error(text) == message)
     }
 
+    @Test(arguments: [
+        // END:X closes up to BEGIN:X: the first component left open inside is named.
+        ("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nEND:VCALENDAR\n",
+         "not a readable iCalendar file: BEGIN:VEVENT has no END:VEVENT before END:VCALENDAR"),
+        ("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nBEGIN:VALARM\r\nEND:VEVENT\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n",
+         "not a readable iCalendar file: BEGIN:VALARM has no END:VALARM before END:VEVENT"),
+        // An END without its BEGIN closes nothing.
+        ("BEGIN:VCALENDAR\nBEGIN:VEVENT\nEND:VTODO\nEND:VCALENDAR\n",
+         "not a readable iCalendar file: BEGIN:VEVENT has no END:VEVENT before END:VCALENDAR"),
+        // Cut off: the outermost open component, whatever was left open before.
+        ("BEGIN:VCALENDAR\nBEGIN:VEVENT\nBEGIN:VALARM\nEND:VEVENT\nBEGIN:VEVENT\n",
+         "not a readable iCalendar file: truncated (BEGIN:VCALENDAR has no END:VCALENDAR)"),
+        ("BEGIN:VCALENDAR\nEND:VCALENDAR\nBEGIN:VCALENDAR\nBEGIN:VEVENT\n",
+         "not a readable iCalendar file: truncated (BEGIN:VCALENDAR has no END:VCALENDAR)"),
+        ("garbage\n", "not a readable iCalendar file (libical could not parse it)"),
+    ])
+    func unreadableReasonNamesTheUnclosedComponent(_ text: String, _ message: String) {
+        #expect(ICalReader.unreadableReason(Data(text.utf8)) == message)
+    }
+
+    @Test func unreadableReasonStaysLinearOnBadNesting() {
+        // 100,000 open components and 100,000 ENDs that close none of them.
+        let text = "BEGIN:VCALENDAR\n" + String(repeating: "BEGIN:X-A\n", count: 100_000)
+            + String(repeating: "END:X-B\n", count: 100_000)
+        let start = Date()
+        #expect(ICalReader.unreadableReason(Data(text.utf8))
+                == "not a readable iCalendar file: truncated (BEGIN:VCALENDAR has no END:VCALENDAR)")
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    /// A calendar with one VTIMEZONE `Test/Odd` (observance lines as given) and an event at 12:00 in it.
+    func zoned(_ observance: String) -> String {
+        "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:Test/Odd\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+            + observance + "END:STANDARD\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:z\r\n"
+            + "DTSTART;TZID=Test/Odd:20220820T120000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    @Test(arguments: [
+        "TZOFFSETFROM:one\r\nTZOFFSETTO:two\r\n",
+        "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+01\r\n",
+        "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100x\r\n",
+        "TZOFFSETFROM:+0100\r\nTZOFFSETTO:0100\r\n",
+        "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0160\r\n",
+        "tzoffsetfrom:+0100\r\ntzoffsetto:+01\r\n 3\r\n",
+    ])
+    func offsetsThatAreNotOffsetsRejectTheZone(_ observance: String) throws {
+        let text = zoned(observance)
+        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
+        let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
+        #expect(calendar.zones.zone(for: "Test/Odd") == nil)
+    }
+
+    @Test(arguments: [
+        "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n",
+        "TZOFFSETFROM:-0000\r\nTZOFFSETTO:+053045\r\n",
+        "TZOFFSETFROM;X-A=\"a:b\":+0100\r\nTZOFFSETTO: +01\r\n 00\r\n",
+    ])
+    func wellFormedOffsetsKeepTheZone(_ observance: String) throws {
+        let text = zoned(observance)
+        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)).isEmpty)
+        let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
+        #expect(calendar.zones.zone(for: "Test/Odd") != nil)
+    }
+
+    @Test func offsetsAreFoundInCROnlyFiles() throws {
+        let text = zoned("TZOFFSETFROM:+0100\r\nTZOFFSETTO:garbage\r\n").replacingOccurrences(of: "\r\n", with: "\r")
+        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
+        let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
+        #expect(calendar.events.count == 1)
+        #expect(calendar.zones.zone(for: "Test/Odd") == nil)
+    }
+
+    @Test func malformedZoneIsMatchedByItsTZIDAsLibicalReadsIt() {
+        let text = zoned("TZOFFSETFROM:x\r\nTZOFFSETTO:y\r\n").replacingOccurrences(of: "TZID:Test/Odd\r\n", with: "TZID:A\\,\r\n B\r\n")
+        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["A,B"])
+    }
+
     @Test func binaryAndUTF16() {
         let utf16 = Data("BEGIN:VCALENDAR\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
         #expect(throws: ICalError(file: "u.ics", message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")) {

@@ -63,6 +63,16 @@ import Testing
          "\"start\" and \"end\" must both be dates or both be date-times"),
         (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z"}"#, "missing \"id\""),
         (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": 12.5}"#, "\"id\" must be an integer, found 12.5"),
+        (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": 12.50}"#, "\"id\" must be an integer, found 12.50"),
+        // Out of range: shown as written, not as the Double it was read as.
+        (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": 123456789012345678901234567890123456789012345}"#,
+         "\"id\" 123456789012345678901234567890123456789012345 is out of range (at most 9223372036854775807)"),
+        (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": -9223372036854775809}"#,
+         "\"id\" -9223372036854775809 is out of range (at least -9223372036854775808)"),
+        (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": 1E30}"#,
+         "\"id\" 1E30 is out of range (at most 9223372036854775807)"),
+        (#"{"x": {"id": 1e99}, "title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": 9223372036854775808}"#,
+         "\"id\" 9223372036854775808 is out of range (at most 9223372036854775807)"),
         (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": "12"}"#, "\"id\" must be an integer, found a string"),
         (#"{"title": "T", "start": "2022-08-20T08:00:00Z", "end": "2022-08-20T09:00:00Z", "id": true}"#, "\"id\" must be an integer, found a boolean"),
         (#"[1, 2]"#, "expected a JSON object, found an array"),
@@ -80,6 +90,26 @@ import Testing
         #expect(throws: InviteError(file: url.path, message: "not UTF-8 text (a push payload is UTF-8 JSON)")) {
             try InviteLoader.load(url.path, floatingZone: TimeZone(secondsFromGMT: 0)!)
         }
+    }
+
+    @Test func numberTextsKeepWhatWasWritten() {
+        let json = #"{"a": [1, 2.50, {"b\u0021": -1e3}], "id": 123456789012345678901234567890, "id": 7, "c": 9223372036854775807}"#
+        #expect(JSONValue.numberTexts(in: Data(json.utf8)) == [
+            [.key("a"), .index(1)]: ["2.50"],
+            [.key("a"), .index(2), .key("b!")]: ["-1e3"],
+            [.key("id")]: ["123456789012345678901234567890"],
+        ])
+        #expect(JSONValue.numberTexts(in: Data("1.5".utf8)) == [[]: ["1.5"]])
+        #expect(JSONValue.numberTexts(in: Data(#"{"s": "1.5 [", "t": true}"#.utf8)).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("DTSTART:20220820T100000Z\r\nDURATION:-PT1H", "DURATION is negative"),
+        ("DTSTART:20220820T100000Z\r\nDTEND:20220820T090000Z", "DTEND is before DTSTART"),
+    ])
+    func iTIPEndBeforeStartNamesTheProperty(_ lines: String, _ expected: String) {
+        let text = "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:neg@example.com\r\n\(lines)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(message(text) == expected)
     }
 
     @Test func iTIPRequestIsDetectedByContent() throws {

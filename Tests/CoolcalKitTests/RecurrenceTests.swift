@@ -195,6 +195,36 @@ import Testing
         #expect(r.warnings == ["test.ics: event \"Bomb\" (bomb): stopped expanding after 10000 recurrence steps"])
     }
 
+    @Test func windowsPastLibicalsLastYearWarn() throws {
+        let warning = "test.ics: event \"Far\" (far): RRULE FREQ=WEEKLY is expanded only up to 2582-12-31 (libical's limit); later instances are left out"
+        let body = vevent("far", "SUMMARY:Far", "DTSTART:25821201T100000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY")
+        let after = try expand(body, from: "2582-12-25T00:00:00Z", to: "2583-01-15T00:00:00Z")
+        #expect(spans(after.occurrences) == ["2582-12-29T10:00:00Z/2582-12-29T11:00:00Z"])
+        #expect(after.warnings == [warning])
+        // A window that ends in 2582 misses nothing.
+        let before = try expand(body, from: "2582-12-25T00:00:00Z", to: "2582-12-31T00:00:00Z")
+        #expect(before.occurrences.count == 1)
+        #expect(before.warnings.isEmpty)
+    }
+
+    @Test(arguments: [
+        "RRULE:FREQ=WEEKLY;UNTIL=25821231T000000Z",
+        "RRULE:FREQ=WEEKLY;COUNT=3",
+        "RRULE:FREQ=WEEKLY;COUNT=5",
+    ])
+    func seriesThatEndBefore2583DoNotWarn(_ rule: String) throws {
+        let body = vevent("ends", "DTSTART:25821201T100000Z", "DURATION:PT1H", rule)
+        let r = try expand(body, from: "2582-12-25T00:00:00Z", to: "2600-01-01T00:00:00Z")
+        #expect(r.warnings.isEmpty)
+    }
+
+    @Test func countPast2582Warns() throws {
+        let body = vevent("count", "SUMMARY:Count", "DTSTART:25821201T100000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=10")
+        let r = try expand(body, from: "2583-01-01T00:00:00Z", to: "2583-02-01T00:00:00Z")
+        #expect(r.occurrences.isEmpty)
+        #expect(r.warnings == ["test.ics: event \"Count\" (count): RRULE FREQ=WEEKLY;COUNT=10 is expanded only up to 2582-12-31 (libical's limit); later instances are left out"])
+    }
+
     @Test func farFutureQueryOfAnOldRuleIsExact() throws {
         let body = vevent("old", "DTSTART;TZID=Europe/Berlin:20140102T080000", "DURATION:PT15M",
                           "RRULE:FREQ=WEEKLY;BYDAY=MO,TH")

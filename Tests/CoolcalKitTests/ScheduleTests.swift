@@ -16,6 +16,17 @@ import Testing
         #expect(Buffer(parsing: text) == nil)
     }
 
+    @Test func buffersOverAYearAreTooLongNotMalformed() {
+        #expect(Buffer(parsing: "366d") == Buffer(days: 366, seconds: 0))
+        #expect(Buffer(parsing: "99999h") == nil)
+        #expect(Buffer.isTooLong("99999h"))
+        #expect(Buffer.isTooLong("367d"))
+        #expect(Buffer.isTooLong("100000w100000w"))
+        #expect(!Buffer.isTooLong("366d"))
+        #expect(!Buffer.isTooLong("100001h"))
+        #expect(!Buffer.isTooLong("soon"))
+    }
+
     @Test func windowUsesCalendarArithmetic() throws {
         // A one-day buffer across the New York spring-forward is 23 hours, not 86,400 s:
         // 12:00 EDT on the 10th minus one day is 12:00 EST on the 9th (17:00Z).

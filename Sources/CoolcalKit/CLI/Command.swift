@@ -245,6 +245,9 @@ public enum CommandParser {
     private static func buffer(_ p: ParsedArguments, _ command: String) throws -> Buffer? {
         guard let raw = p.value("buffer") else { return nil }
         guard let buffer = Buffer(parsing: raw) else {
+            if Buffer.isTooLong(raw) {
+                throw UsageError("--buffer '\(raw)' is longer than the limit of \(Buffer.maximumDays) days", command: command)
+            }
             throw UsageError("--buffer '\(raw)' is not a duration (e.g. 2h, 90m, 1h30m, 0)", command: command)
         }
         return buffer

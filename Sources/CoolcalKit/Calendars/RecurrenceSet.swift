@@ -100,7 +100,19 @@ struct RecurrenceSet {
             consider(candidate, search, &into)
             if into.count > enough { return }
         }
+        // libical ends every rule at the end of 2582: say so when the series had more to give.
+        // (A COUNT rule is iterated from DTSTART, so `steps` counts its instances.)
+        let count = rule.hasCount
+            ? rule.textWithoutUntil.split(separator: ";").lazy.compactMap { $0.hasPrefix("COUNT=") ? Int($0.dropFirst(6)) : nil }.first
+            : nil
+        let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (count.map { steps >= $0 } ?? false)
+        if !ended && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
+            clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
+        }
     }
+
+    /// The first wall-clock time libical's recurrence iterator never reaches.
+    static let pastLibicalLimit = CivilDateTime(year: 2583, month: 1, day: 1)
 
     /// RFC 5545 §3.3.10: UNTIL is inclusive; UTC for zoned starts, a date for dates.
     private func exceeds(_ i: RawInstance, _ until: ICalTime) -> Bool {

@@ -104,7 +104,7 @@ public enum ICalReader {
 
     /// Hands checked text to libical.
     private static func parse(_ data: Data, file: String) throws -> ICalCalendar {
-        try calendar(from: try tree(data, file: file), file: file)
+        try calendar(from: try tree(data, file: file), text: data, file: file)
     }
 
     /// libical's tree of checked text (the caller owns it).
@@ -125,20 +125,40 @@ public enum ICalReader {
         return root
     }
 
-    private static func unreadableReason(_ data: Data) -> String {
+    /// Why libical gave up: a component still open at the end of the file (the outermost,
+    /// as the file was cut), else the first component that the END of an enclosing one
+    /// left unclosed. (No line numbers: `data` may be what the pre-filter kept.)
+    static func unreadableReason(_ data: Data) -> String {
         var open: [String] = []
+        // How many of each name are open: an END that closes nothing costs no search, so
+        // the whole scan stays linear however the file nests.
+        var openCount: [String: Int] = [:]
+        var unclosed: (name: String, closedBy: String)?
         for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let upper = line.uppercased()
-            if upper.hasPrefix("BEGIN:") { open.append(String(upper.dropFirst(6))) }
-            else if upper.hasPrefix("END:"), !open.isEmpty { open.removeLast() }
+            if upper.hasPrefix("BEGIN:") {
+                let name = upper.dropFirst(6).trimmingCharacters(in: .whitespaces)
+                open.append(name)
+                openCount[name, default: 0] += 1
+            } else if upper.hasPrefix("END:") {
+                // END:X closes up to its BEGIN:X; an END without one is ignored.
+                let name = upper.dropFirst(4).trimmingCharacters(in: .whitespaces)
+                guard openCount[name, default: 0] > 0, let match = open.lastIndex(of: name) else { continue }
+                if unclosed == nil, match + 1 < open.count { unclosed = (open[match + 1], name) }
+                for closed in open[match...] { openCount[closed, default: 1] -= 1 }
+                open.removeSubrange(match...)
+            }
         }
-        if let last = open.first {
-            return "not a readable iCalendar file: truncated (BEGIN:\(last) has no END:\(last))"
+        if let outer = open.first {
+            return "not a readable iCalendar file: truncated (BEGIN:\(outer) has no END:\(outer))"
+        }
+        if let inner = unclosed {
+            return "not a readable iCalendar file: BEGIN:\(inner.name) has no END:\(inner.name) before END:\(inner.closedBy)"
         }
         return "not a readable iCalendar file (libical could not parse it)"
     }
 
-    private static func calendar(from root: OwnedComponent, file: String) throws -> ICalCalendar {
+    private static func calendar(from root: OwnedComponent, text: Data, file: String) throws -> ICalCalendar {
         let vcalendars: [OpaquePointer]
         var looseEvents: [OpaquePointer] = []
         switch icalcomponent_isa(root.pointer) {
@@ -157,8 +177,12 @@ public enum ICalReader {
             throw ICalError(file: file, message: "not an iCalendar file (no VCALENDAR)")
         }
         var zones: [String: ZoneRules] = [:]
+        // Only a file with zones is searched for malformed offsets.
+        var malformed: Set<String>?
         for vcal in vcalendars {
-            for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) where plausible(vtz) {
+            for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) {
+                if malformed == nil { malformed = zonesWithMalformedOffsets(in: text) }
+                guard plausible(vtz, malformed: malformed ?? []) else { continue }
                 if let rules = VTimezoneRules(vtimezone: vtz), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
                 }
@@ -176,10 +200,15 @@ public enum ICalReader {
     }
 
     /// A VTIMEZONE libical can evaluate quickly and sanely: at least one observance,
-    /// every offset within ±18 h, rules only yearly (a `FREQ=SECONDLY` observance makes
-    /// libical expand forever). Others are ignored, so their TZID is looked up in the
-    /// system database or reported as unknown — never silently used.
-    private static func plausible(_ vtz: OpaquePointer) -> Bool {
+    /// every offset within ±18 h and written as one (`malformed` holds the TZIDs of
+    /// zones with an offset that is not), rules only yearly (a `FREQ=SECONDLY` observance
+    /// makes libical expand forever). Others are ignored, so their TZID is looked up in
+    /// the system database or reported as unknown — never silently used.
+    private static func plausible(_ vtz: OpaquePointer, malformed: Set<String>) -> Bool {
+        if !malformed.isEmpty, let prop = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY),
+           let tzid = ICalWalk.copy(icalproperty_get_tzid(prop)), malformed.contains(tzid) {
+            return false
+        }
         let observances = ICalWalk.children(of: vtz, kind: ICAL_XSTANDARD_COMPONENT)
             + ICalWalk.children(of: vtz, kind: ICAL_XDAYLIGHT_COMPONENT)
         guard !observances.isEmpty, observances.count <= 10_000 else { return false }
@@ -204,6 +233,113 @@ public enum ICalReader {
             if !hasOffset { return false }
         }
         return true
+    }
+
+    /// The TZIDs of the VTIMEZONEs in `text` with a TZOFFSETFROM or TZOFFSETTO that is
+    /// not a UTC offset (`±HHMM` or `±HHMMSS`). libical reads such a value as a number as
+    /// far as it goes (`garbage` is +00:00, `+01` one minute) and leaves no trace of it,
+    /// so the text is the only witness.
+    static func zonesWithMalformedOffsets(in text: Data) -> Set<String> {
+        var tzidLines: [String] = []
+        var inZone = false, bad = false
+        var tzidLine: String?
+        func endZone() {
+            if inZone, bad, let tzidLine { tzidLines.append(tzidLine) }
+            inZone = false
+            bad = false
+            tzidLine = nil
+        }
+        // Only BEGIN, END and T… (TZID, TZOFFSET…) lines matter.
+        forEachUnfoldedLine(in: text, startingWith: { ($0 & 0xDF) == 0x42 || ($0 & 0xDF) == 0x45 || ($0 & 0xDF) == 0x54 }) { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
+            guard let colon = valueColon(in: line) else { return }
+            let name = line[..<colon].uppercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "BEGIN":
+                if value.uppercased() == "VTIMEZONE" {
+                    endZone()
+                    inZone = true
+                }
+            case "END":
+                if value.uppercased() == "VTIMEZONE" { endZone() }
+            default:
+                guard inZone else { return }
+                let property = name.prefix { $0 != ";" }
+                if property == "TZID" {
+                    if tzidLine == nil { tzidLine = line }
+                } else if property == "TZOFFSETFROM" || property == "TZOFFSETTO", !isUTCOffset(value) {
+                    bad = true
+                }
+            }
+        }
+        endZone()
+        // The TZID as libical reads it (TEXT escapes undone), to match the parsed zone.
+        var result: Set<String> = []
+        if !tzidLines.isEmpty { ICalRuntime.ensureConfigured() }
+        for line in tzidLines {
+            guard let prop = ICalRuntime.withQuietStderr({ line.withCString { icalproperty_new_from_string($0) } }) else { continue }
+            defer { icalproperty_free(prop) }
+            if icalproperty_isa(prop) == ICAL_TZID_PROPERTY, let id = ICalWalk.copy(icalproperty_get_tzid(prop)) {
+                result.insert(id)
+            }
+        }
+        return result
+    }
+
+    /// RFC 5545 §3.3.14: `+` or `-`, two digits of hours, two of minutes, maybe two of seconds.
+    private static func isUTCOffset(_ value: String) -> Bool {
+        let chars = Array(value.utf8)
+        guard chars.count == 5 || chars.count == 7, chars[0] == 0x2B || chars[0] == 0x2D,
+              chars.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let number = { (at: Int) in Int(chars[at] - 0x30) * 10 + Int(chars[at + 1] - 0x30) }
+        return number(3) < 60 && (chars.count == 5 || number(5) < 60)
+    }
+
+    /// The colon between a content line's name (and parameters) and its value: the first
+    /// one outside a quoted parameter value.
+    private static func valueColon(in line: String) -> String.Index? {
+        var quoted = false
+        var i = line.startIndex
+        while i < line.endIndex {
+            let c = line[i]
+            if c == "\"" { quoted.toggle() } else if c == ":" && !quoted { return i }
+            i = line.index(after: i)
+        }
+        return nil
+    }
+
+    /// Calls `body` with each content line of `text` that starts with a byte `wanted`
+    /// accepts, unfolded (RFC 5545 §3.1: a line break followed by a space or tab continues
+    /// the line); CRLF, LF and CR all end a line. Other lines are only skipped over.
+    private static func forEachUnfoldedLine(in text: Data, startingWith wanted: (UInt8) -> Bool,
+                                            _ body: ([UInt8]) -> Void) {
+        text.withUnsafeBytes { bytes in
+            let n = bytes.count
+            var line: [UInt8] = []
+            var inLine = false, keep = false
+            var start = 0
+            while start < n {
+                var end = start
+                while end < n && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+                if !inLine {
+                    inLine = true
+                    keep = end > start && wanted(bytes[start])
+                }
+                if keep { line.append(contentsOf: bytes[start..<end]) }
+                var next = end + 1
+                if end < n && bytes[end] == 0x0D && next < n && bytes[next] == 0x0A { next += 1 }
+                if next < n && (bytes[next] == 0x20 || bytes[next] == 0x09) {
+                    start = next + 1
+                    continue
+                }
+                if keep { body(line) }
+                line.removeAll(keepingCapacity: true)
+                inLine = false
+                start = next
+            }
+            if inLine && keep { body(line) }
+        }
     }
 
     private static func readCalendarProperties(_ vcal: OpaquePointer, into calendar: inout ICalCalendar) {

@@ -42,7 +42,11 @@ enum ITIPInvite {
         let zone = clock.zone(of: dtstart)
         let start = zone.utcSeconds(of: dtstart.fields)
         let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
-        guard end >= start else { throw InviteError(file: file, message: "DTEND is before DTSTART") }
+        guard end >= start else {
+            // The length came from DTEND if there is one, else from DURATION (InstanceLength.of).
+            let why = event.end == nil && event.duration != nil ? "DURATION is negative" : "DTEND is before DTSTART"
+            throw InviteError(file: file, message: why)
+        }
         // Control characters (escape sequences, bells) never reach a terminal or a calendar.
         let summary = event.summary.map {
             TextStyle.printable($0, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -50,7 +50,14 @@ enum PushPayload {
         switch root["id"] {
         case .int(let n)?: id = n
         case nil: throw fail("missing \"id\"")
-        case .double(let d)?: throw fail("\"id\" must be an integer, found \(d)")
+        case .double(let d)?:
+            // As written: a Double would show 123456789012345678901234567890 as 1.2345678901234568e+29.
+            let text = JSONValue.numberTexts(in: data)[[.key("id")]]?.first { Double($0) == d } ?? "\(d)"
+            guard d.isFinite, d.rounded(.towardZero) == d else {
+                throw fail("\"id\" must be an integer, found \(text)")
+            }
+            throw fail(d < 0 ? "\"id\" \(text) is out of range (at least \(Int64.min))"
+                             : "\"id\" \(text) is out of range (at most \(Int64.max))")
         case let other?: throw fail("\"id\" must be an integer, found \(other.typeName)")
         }
         return Invite(id: .number(id), title: title, start: start, end: end, source: file)

@@ -13,13 +13,31 @@ public struct Buffer: Equatable, Sendable {
         self.seconds = seconds
     }
 
-    /// nil when the text is not a duration.
+    /// The longest buffer, in days: anything longer is a typo, and would leave the
+    /// calendar's range.
+    public static let maximumDays = 366
+
+    /// nil when the text is not a duration, or is one longer than `maximumDays`.
     public init?(parsing raw: String) {
+        guard let parts = Buffer.parts(raw), parts.days * 86_400 + parts.seconds <= Buffer.maximumDays * 86_400 else {
+            return nil
+        }
+        self.init(days: parts.days, seconds: parts.seconds)
+    }
+
+    /// Whether the text is a duration, but longer than `maximumDays`.
+    public static func isTooLong(_ raw: String) -> Bool {
+        guard let parts = parts(raw) else { return false }
+        return parts.days * 86_400 + parts.seconds > maximumDays * 86_400
+    }
+
+    /// Days and seconds of the text, uncapped; nil when it is not a duration.
+    private static func parts(_ raw: String) -> (days: Int, seconds: Int)? {
         var text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         if text.hasPrefix("pt") { text.removeFirst(2) }
         else if text.hasPrefix("p") { text.removeFirst() ; text = text.replacingOccurrences(of: "t", with: "") }
         guard !text.isEmpty else { return nil }
-        if text == "0" { self.init(days: 0, seconds: 0); return }
+        if text == "0" { return (0, 0) }
         var days = 0, seconds = 0, number = ""
         for ch in text {
             if ch.isASCII && ch.isNumber { number.append(ch); continue }
@@ -34,9 +52,8 @@ public struct Buffer: Equatable, Sendable {
             }
             number = ""
         }
-        // At most a year: anything longer is a typo, and would leave the calendar's range.
-        guard number.isEmpty, days * 86_400 + seconds <= 366 * 86_400 else { return nil }
-        self.init(days: days, seconds: seconds)
+        guard number.isEmpty else { return nil }
+        return (days, seconds)
     }
 
     /// `2 h`, `1 h 30 min`, `0`.

@@ -102,3 +102,76 @@ extension JSONValue {
         return nil
     }
 }
+
+extension JSONValue {
+    /// One step from a document's root to a value: an object member or an array element.
+    public enum PathStep: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The text of every number in `data` that is not an `Int64` as written (fractions,
+    /// exponents, integers out of range), by where it sits; a key given twice keeps both.
+    /// A `Double` cannot show such a number as the user wrote it
+    /// (`123456789012345678901234567890` becomes `1.2345678901234568e+29`), so messages
+    /// take its text from here. `data` is JSON that has already been decoded; anything
+    /// else gives a partial answer, never a crash.
+    public static func numberTexts(in data: Data) -> [[PathStep]: [String]] {
+        struct Frame {
+            var isObject: Bool
+            var key = ""
+            var index = 0
+            var expectingKey = true
+        }
+        var result: [[PathStep]: [String]] = [:]
+        var stack: [Frame] = []
+        let bytes = [UInt8](data)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                stack.append(Frame(isObject: byte == UInt8(ascii: "{")))
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if !stack.isEmpty { stack.removeLast() }
+                i += 1
+            case UInt8(ascii: ","):
+                if let last = stack.indices.last {
+                    if stack[last].isObject { stack[last].expectingKey = true } else { stack[last].index += 1 }
+                }
+                i += 1
+            case UInt8(ascii: ":"):
+                if let last = stack.indices.last { stack[last].expectingKey = false }
+                i += 1
+            case UInt8(ascii: "\""):
+                var end = i + 1, escaped = false
+                while end < bytes.count, escaped || bytes[end] != UInt8(ascii: "\"") {
+                    escaped = !escaped && bytes[end] == UInt8(ascii: "\\")
+                    end += 1
+                }
+                if let last = stack.indices.last, stack[last].isObject, stack[last].expectingKey {
+                    let raw = bytes[i..<min(end + 1, bytes.count)]
+                    stack[last].key = raw.contains(UInt8(ascii: "\\"))
+                        ? ((try? JSONDecoder().decode(String.self, from: Data(raw))) ?? "")
+                        : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+                }
+                i = end + 1
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                var end = i + 1
+                while end < bytes.count, Self.numberBytes.contains(bytes[end]) { end += 1 }
+                let text = String(decoding: bytes[i..<end], as: UTF8.self)
+                if Int64(text) == nil {
+                    let path = stack.map { $0.isObject ? PathStep.key($0.key) : PathStep.index($0.index) }
+                    result[path, default: []].append(text)
+                }
+                i = end
+            default:
+                i += 1
+            }
+        }
+        return result
+    }
+
+    private static let numberBytes = Set("0123456789+-.eE".utf8)
+}

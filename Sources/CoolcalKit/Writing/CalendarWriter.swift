@@ -55,6 +55,12 @@ public struct CalendarWriter {
             let before = AtomicFile.status(file)
             let original = before == nil ? Data() : try InputFile.read(file)
             let calendar = try ICalReader.read(original, file: file)
+            // CalendarText finds lines by LF; libical also ends a line at a bare CR
+            // (old Mac files), which an edit would not see. (After the read: a binary or
+            // UTF-16 file is refused as such first.)
+            if Self.hasBareCR(original) {
+                throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
+            }
             try check(calendar)
             let text = CalendarText(bytes: [UInt8](original))
             let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: file)
@@ -66,6 +72,20 @@ public struct CalendarWriter {
             return outcome
         }
         throw WriteError(kind: .busy, path: file, message: "changed by another program while coolcal was writing it; nothing written, try again")
+    }
+
+    /// Whether `data` has a CR that no LF follows.
+    private static func hasBareCR(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return false }
+            var at = 0
+            while at < raw.count, let found = memchr(base + at, 0x0D, raw.count - at) {
+                let cr = base.distance(to: UnsafeRawPointer(found))
+                if cr + 1 == raw.count || raw[cr + 1] != 0x0A { return true }
+                at = cr + 2
+            }
+            return false
+        }
     }
 
     /// libical must read the result, with the event in it, before it replaces anything.
