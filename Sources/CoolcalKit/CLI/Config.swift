@@ -59,7 +59,8 @@ public struct Config: Equatable {
                 config.me.append(value)
             case "buffer":
                 guard let b = Buffer(parsing: value) else {
-                    throw ConfigError(message: "\(path): line \(index + 1): buffer '\(value)' is not a duration")
+                    let why = Buffer.isTooLong(value) ? "is longer than the limit of \(Buffer.maximumDays) days" : "is not a duration"
+                    throw ConfigError(message: "\(path): line \(index + 1): buffer '\(value)' \(why)")
                 }
                 config.buffer = b
             case "tz":
