@@ -573,8 +573,9 @@ import Glibc
         .init(.generated("json-2mib.json", Generate.bigJSON), .notify, 65,
               stderr: .all([.prefix("coolcal: error: {file}: "), .contains("too large")])),
         .init(.generated("json-title-900k.json", Generate.bigTitle), .conflicts, 0),
+        // Nesting deeper than 100 components is refused before libical sees it.
         .init(.generated("itip-nested-30000.ics", Generate.nestedITIP), .conflicts, 65,
-              stderr: .error("the VEVENT has no UID")),
+              stderr: .error("line 102: components are nested more than 100 deep")),
         // Lines over 1 MiB are refused before libical (whose time grows quadratically with them).
         .init(.generated("cal-line-10mb.ics", Generate.longLine), .events, 65,
               stderr: .error("line 9 is longer than 1 MiB (iCalendar folds long values into short lines)")),
@@ -582,19 +583,25 @@ import Glibc
               stderr: .prefix("coolcal: error: "), writes: .nothing),
         .init(.generated("cal-line-10mb-unterminated.ics", Generate.unterminatedLine), .events, 65,
               stderr: .prefix("coolcal: error: {file}: line ")),
-        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .events, 0,
-              stderr: .warning(#"event "(no title)" (no UID): no valid DTSTART; event skipped"#),
-              stdout: .exact("No events.\n")),
-        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .conflictsWith, 0,
-              stderr: .warning(#"event "(no title)" (no UID): no valid DTSTART; event skipped"#)),
-        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .acceptInto, 0,
-              stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
-        .init(.generated("cal-nested-50000-x.ics", Generate.nestedXComponents), .events, 0,
-              stdout: .contains("Fine event")),
+        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .events, 65,
+              stderr: .error("line 103: components are nested more than 100 deep")),
+        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .conflictsWith, 65,
+              stderr: .error("line 103: components are nested more than 100 deep")),
+        .init(.generated("cal-nested-50000.ics", Generate.nestedEvents), .acceptInto, 65,
+              stderr: .exact("coolcal: error: {dir}/{file}: line 103: components are nested more than 100 deep\n"),
+              writes: .nothing),
+        .init(.generated("cal-nested-50000-x.ics", Generate.nestedXComponents), .events, 65,
+              stderr: .error("line 103: components are nested more than 100 deep")),
         .init(.generated("cal-nested-50000-unclosed.ics", Generate.nestedUnclosed), .events, 65,
-              stderr: .error("not a readable iCalendar file: truncated (BEGIN:VCALENDAR has no END:VCALENDAR)")),
+              stderr: .error("line 103: components are nested more than 100 deep")),
         .init(.generated("cal-nested-50000-unclosed.ics", Generate.nestedUnclosed), .acceptInto, 65,
-              stderr: .exact("coolcal: error: {dir}/{file}: not a readable iCalendar file: truncated (BEGIN:VCALENDAR has no END:VCALENDAR)\n")),
+              stderr: .exact("coolcal: error: {dir}/{file}: line 103: components are nested more than 100 deep\n")),
+        // 100 deep is still read (the limit is on more).
+        .init(.generated("cal-nested-100.ics", Generate.nested100), .events, 0, stdout: .contains("Fine event")),
+        // libical is never handed more than 64 MiB: accept (which reads the calendar whole) refuses.
+        .init(.generated("cal-65mib.ics", Generate.sixtyFiveMiB), .acceptInto, 65,
+              stderr: .exact("coolcal: error: {dir}/{file}: too large to read whole (65 MiB; at most 64 MiB)\n"),
+              writes: .nothing),
         .init(.generated("cal-20mb.ics", Generate.twentyMB), .conflictsWith, 1, stdout: .contains("Busy: 1 conflict")),
         .init(.generated("cal-20mb.ics", Generate.twentyMB), .events, 0, stdout: .contains("In the window")),
         // BUG (borderline): accept into a 20 MB (~100,000-event) calendar takes ~4.7 s and ~590 MB in the
@@ -1136,6 +1143,21 @@ enum Generate {
     /// 50,000 nested X- components, then a plain event.
     @Sendable static func nestedXComponents() -> Data {
         Data((header + repeated("BEGIN:X-NEST\r\n", 50_000) + repeated("END:X-NEST\r\n", 50_000) + fine + footer).utf8)
+    }
+
+    /// 98 nested X- components inside VCALENDAR (100 deep with the event's own level), then a plain event.
+    @Sendable static func nested100() -> Data {
+        Data((header + repeated("BEGIN:X-NEST\r\n", 99) + repeated("END:X-NEST\r\n", 99) + fine + footer).utf8)
+    }
+
+    /// Just over 64 MiB of small events in 2021.
+    @Sendable static func sixtyFiveMiB() -> Data {
+        var data = Data(header.utf8)
+        data.reserveCapacity(66 << 20)
+        let event = Data("BEGIN:VEVENT\r\nUID:big@corpus\r\nSUMMARY:Filler\r\nDTSTART:20210101T100000Z\r\nEND:VEVENT\r\n".utf8)
+        while data.count < (65 << 20) + 1024 { data.append(event) }
+        data.append(Data(footer.utf8))
+        return data
     }
 
     /// 50,000 BEGIN:VEVENT lines and nothing else.

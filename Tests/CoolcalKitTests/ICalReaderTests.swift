@@ -47,6 +47,40 @@ import Testing
         #expect(ICalReader.unreadableReason(Data(text.utf8)) == message)
     }
 
+    /// A calendar whose `depth` nested X- components put one `BEGIN:` line across
+    /// the 4 MiB boundary where the streaming reader cuts the file.
+    func deepFile(depth: Int) throws -> String {
+        let lead = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+        var text = lead
+        let filler = "X-FILL:" + String(repeating: "y", count: 1000) + "\r\n"
+        let target = (1 << 22) - 3
+        while text.utf8.count + 2 * filler.utf8.count < target { text += filler }
+        text += "X-PAD:" + String(repeating: "z", count: target - text.utf8.count - 8) + "\r\n"
+        // Bytes 0..<(4 MiB - 3) are full; the next line "BEGIN:X-N" is cut after "BEG".
+        precondition(text.utf8.count == target)
+        let nested = String(repeating: "BEGIN:X-N\r\n", count: depth - 1) + String(repeating: "END:X-N\r\n", count: depth - 1)
+        text += nested + "END:VCALENDAR\r\n"
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("deep-\(UUID().uuidString).ics")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func nestingDeeperThan100IsRefusedAlsoAcrossPieces() throws {
+        let window = TimeWindow(start: 1_660_000_000, end: 1_660_100_000)
+        let ok = try deepFile(depth: 100)
+        defer { try? FileManager.default.removeItem(atPath: ok) }
+        #expect(throws: Never.self) { try ICalReader.read(contentsOf: ok, window: window) }
+        let deep = try deepFile(depth: 101)
+        defer { try? FileManager.default.removeItem(atPath: deep) }
+        #expect {
+            try ICalReader.read(contentsOf: deep, window: window)
+        } throws: { error in
+            (error as? ICalError)?.message.hasSuffix("components are nested more than 100 deep") == true
+        }
+        #expect(error("BEGIN:VCALENDAR\r\n" + String(repeating: "begin:x-a\n", count: 100) + "END:VCALENDAR\r\n")
+                == "line 101: components are nested more than 100 deep", "lower case and LF count too")
+    }
+
     @Test func unreadableReasonStaysLinearOnBadNesting() {
         // 100,000 open components and 100,000 ENDs that close none of them.
         let text = "BEGIN:VCALENDAR\n" + String(repeating: "BEGIN:X-A\n", count: 100_000)

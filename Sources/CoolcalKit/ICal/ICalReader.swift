@@ -43,6 +43,10 @@ public enum ICalReader {
         guard let kept = filter.finish() else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
+            var info = stat()
+            if fstat(fd, &info) == 0, Int(info.st_size) > maxParseBytes {
+                throw ICalError(file: path, message: "too large to read whole (\(Int(info.st_size) >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
+            }
             return try parse(try InputFile.read(path), file: path)
         }
         return try parse(kept, file: path)
@@ -59,19 +63,41 @@ public enum ICalReader {
         var line = 1
         var lineLength = 0
         var longLine: Int?
+        /// Components nested deeper than this are refused: real calendars nest four
+        /// deep (VCALENDAR, VTIMEZONE, STANDARD; VEVENT, VALARM), and libical's tree
+        /// walks recurse.
+        static let maxDepth = 100
+        var depth = 0
+        var deepLine: Int?
+        /// The current line's first bytes (at most 6, upper-cased, packed big-end
+        /// first), enough to see `BEGIN:` and `END:` without allocating per line.
+        var head6: UInt64 = 0
+        var headCount = 0
+        static let begin = InputShape.packed("BEGIN:")
+        static let end = InputShape.packed("END:")
+
+        static func packed(_ text: String) -> UInt64 {
+            text.utf8.reduce(0) { $0 << 8 | UInt64($1) }
+        }
 
         mutating func see(_ chunk: UnsafeRawBufferPointer) {
             guard let base = chunk.baseAddress else { return }
             if longLine == nil {
                 var at = 0
                 while at < chunk.count {
-                    guard let nl = memchr(base + at, 0x0A, chunk.count - at) else {
-                        lineLength += chunk.count - at
-                        break
+                    let nl = memchr(base + at, 0x0A, chunk.count - at)
+                    let end = nl.map { base.distance(to: UnsafeRawPointer($0)) } ?? chunk.count
+                    var i = at
+                    while headCount < 6 && i < end {
+                        let byte = chunk[i]
+                        head6 = head6 << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
+                        headCount += 1
+                        i += 1
                     }
-                    let end = base.distance(to: UnsafeRawPointer(nl))
                     lineLength += end - at
+                    guard nl != nil else { break }
                     if lineLength > InputShape.maxLine { break }
+                    endOfLine()
                     line += 1
                     lineLength = 0
                     at = end + 1
@@ -83,6 +109,18 @@ public enum ICalReader {
             if head.count < 64 { head += chunk.prefix(64 - head.count) }
         }
 
+        /// Counts `BEGIN:`/`END:` lines (any case) for the nesting depth.
+        private mutating func endOfLine() {
+            defer { head6 = 0; headCount = 0 }
+            guard deepLine == nil else { return }
+            if headCount == 6 && head6 == InputShape.begin {
+                depth += 1
+                if depth > InputShape.maxDepth { deepLine = line }
+            } else if headCount >= 4 && head6 >> UInt64(8 * (headCount - 4)) == InputShape.end {
+                depth = max(0, depth - 1)
+            }
+        }
+
         /// Throws for files that are not iCalendar; false for blank ones (an empty calendar).
         func check(file: String) throws -> Bool {
             if hasNUL {
@@ -90,6 +128,9 @@ public enum ICalReader {
             }
             if let longLine {
                 throw ICalError(file: file, message: "line \(longLine) is longer than 1 MiB (iCalendar folds long values into short lines)")
+            }
+            if let deepLine {
+                throw ICalError(file: file, message: "line \(deepLine): components are nested more than \(InputShape.maxDepth) deep")
             }
             guard sawText else { return false }
             var text = head
@@ -103,8 +144,15 @@ public enum ICalReader {
     }
 
     /// Hands checked text to libical.
+    /// libical is never handed more than this: it needs about 30 times the text in
+    /// memory (620 MB for a 20 MB calendar) and time to match.
+    public static let maxParseBytes = 64 << 20
+
     private static func parse(_ data: Data, file: String) throws -> ICalCalendar {
-        try calendar(from: try tree(data, file: file), text: data, file: file)
+        guard data.count <= maxParseBytes else {
+            throw ICalError(file: file, message: "too large to read whole (\(data.count >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
+        }
+        return try calendar(from: try tree(data, file: file), text: data, file: file)
     }
 
     /// libical's tree of checked text (the caller owns it).
