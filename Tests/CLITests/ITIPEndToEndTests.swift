@@ -64,6 +64,41 @@ import Testing
         #expect(invite?["end"] as? String == "2022-08-22T09:00:00Z")
     }
 
+    /// A weekly invitation is checked instance by instance: its EXDATE, its moved
+    /// instance (an override in the same message) and its later weeks.
+    @Test func aRecurringInvitationIsCheckedInstanceByInstance() throws {
+        var text = message(rrule: "FREQ=WEEKLY;COUNT=5")
+        text = text.replacingOccurrences(of: "RRULE:FREQ=WEEKLY;COUNT=5\r\n",
+                                         with: "RRULE:FREQ=WEEKLY;COUNT=5\r\nEXDATE;TZID=Europe/Berlin:20220905T100000\r\n")
+        // The third week moves from Monday 10:00 to Tuesday 15:00 (Berlin).
+        let moved = ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:20220815T091500Z", "SEQUENCE:0",
+                     "RECURRENCE-ID;TZID=Europe/Berlin:20220912T100000", "SUMMARY:Kickoff (moved)",
+                     "DTSTART;TZID=Europe/Berlin:20220913T150000", "DTEND;TZID=Europe/Berlin:20220913T160000", "END:VEVENT"]
+        text = text.replacingOccurrences(of: "END:VCALENDAR\r\n", with: moved.map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n")
+        let events = [
+            ("dentist", "Dentist", "20220913T133000Z", "20220913T140000Z"),
+            ("old-slot", "Where the moved one was", "20220912T080000Z", "20220912T090000Z"),
+            ("excluded-week", "In the excluded week", "20220905T080000Z", "20220905T090000Z"),
+        ].map { "BEGIN:VEVENT\r\nUID:\($0.0)\r\nSUMMARY:\($0.1)\r\nDTSTART:\($0.2)\r\nDTEND:\($0.3)\r\nEND:VEVENT\r\n" }
+        let busy = try Binary.temp("busy.ics", Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\n" + events.joined()
+                                                     + "END:VCALENDAR\r\n").utf8))
+        let run = try Binary.run(["conflicts", "--json", "--buffer", "0", try file(text), busy])
+        #expect(run.status == 1, "\(run.stderr)")
+        let doc = try Binary.json(run.stdout)
+        let instances = (doc["instances"] as? [[String: Any]] ?? []).map { "\($0["start"] as? String ?? "") \($0["free"] as? Bool ?? true)" }
+        #expect(instances == ["2022-08-22T08:00:00Z true", "2022-08-29T08:00:00Z true", "2022-09-13T13:00:00Z false",
+                              "2022-09-19T08:00:00Z true"])
+        let conflicts = (doc["conflicts"] as? [[String: Any]] ?? []).map { "\($0["uid"] as? String ?? "") \($0["instance"] as? String ?? "")" }
+        #expect(conflicts == ["dentist 2022-09-13T13:00:00Z"])
+        #expect((doc["invite"] as? [String: Any])?["start"] as? String == "2022-08-22T08:00:00Z")
+        let human = try Binary.run(["conflicts", "--buffer", "0", try file(text), busy])
+        #expect(human.stdout.contains("repeats: 4 instances checked, through "))
+        #expect(human.stdout.contains("Dentist  [busy.ics]  overlaps the instance of Sep 13, 2022"))
+        // A single (non-recurring) invitation has no "instances".
+        let single = try Binary.json(try Binary.run(["conflicts", "--json", try file(message()), busy]).stdout)
+        #expect(single["instances"] == nil)
+    }
+
     @Test func acceptStoresTheOrganizersEventWithMyAcceptance() throws {
         let cal = try calendar()
         let before = try read(cal)

@@ -87,7 +87,9 @@ struct MergeCommand {
                     continue
                 }
                 outcome = "accepted"
-                acceptedThisRun.append(occurrence(of: invite, span: report.span, calendar: target))
+                for instance in invite.checked {
+                    acceptedThisRun.append(occurrence(of: invite, instance, finder: finder, calendar: target))
+                }
             } else {
                 outcome = request.policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
@@ -141,15 +143,20 @@ struct MergeCommand {
     }
 
     /// An invitation accepted in this run, as busy time for the next ones.
-    private func occurrence(of invite: Invite, span: TimeWindow, calendar: String) -> Occurrence {
+    private func occurrence(of invite: Invite, _ instance: InviteInstance, finder: ConflictFinder,
+                            calendar: String) -> Occurrence {
         let uid: String
         switch invite.id {
         case .number(let n): uid = "coolcal-invite-\(n)"
         case .uid(let s): uid = s
         }
+        var single = invite.first
+        single.start = instance.start
+        single.end = instance.end
+        let span = finder.span(of: single)
         return Occurrence(uid: uid, recurrenceID: nil, summary: invite.title,
-                   calendar: CalendarSource.displayName(calendar), calendarColor: nil, start: invite.start,
-                   end: invite.end, startInstant: span.start, endInstant: span.end, allDay: invite.allDay,
+                   calendar: CalendarSource.displayName(calendar), calendarColor: nil, start: instance.start,
+                   end: instance.end, startInstant: span.start, endInstant: span.end, allDay: single.allDay,
                    transparent: false, status: "CONFIRMED", declinedByOwner: false, inviteID: invite.id.text)
     }
 }

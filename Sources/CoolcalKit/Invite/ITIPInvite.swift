@@ -52,12 +52,42 @@ enum ITIPInvite {
             TextStyle.printable($0, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let title = summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
+        var invite: Invite
         if dtstart.isDate {
             let days = max(1, Int((end - start + 43_200) / 86_400))
-            return Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
-                          end: .date(dtstart.fields.addingDays(days)), source: file, method: calendar.method)
+            invite = Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
+                            end: .date(dtstart.fields.addingDays(days)), source: file, method: calendar.method)
+        } else {
+            invite = Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,
+                            method: calendar.method)
         }
-        return Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,
-                      method: calendar.method)
+        if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" {
+            let instances = expand(calendar, uid: uid, from: start, file: file, floatingZone: floatingZone)
+            if instances.count > 1 {
+                invite.instances = instances
+                invite.start = instances[0].start
+                invite.end = instances[0].end
+            }
+        }
+        return invite
+    }
+
+    /// A recurring invitation is checked instance by instance for this many days
+    /// from its first, at most `maxInstances` of them.
+    static let horizonDays = 90
+    static let maxInstances = 100
+
+    /// The series' instances (overrides, EXDATEs and cancelled ones applied) by the
+    /// same expansion as calendars.
+    private static func expand(_ calendar: ICalCalendar, uid: String, from start: Int64, file: String,
+                               floatingZone: TimeZone) -> [InviteInstance] {
+        let window = TimeWindow(start: start - 86_400, end: start + Int64(horizonDays) * 86_400)
+        let expander = OccurrenceExpander(options: ExpansionOptions(floatingZone: floatingZone), diagnostics: Diagnostics())
+        let series = LoadedCalendar(name: file, color: nil, files: [calendar])
+        return expander.occurrences(in: window, calendars: [series])
+            .filter { $0.uid == uid && $0.status != "CANCELLED" && $0.startInstant >= start }
+            .sorted { $0.startInstant < $1.startInstant }
+            .prefix(maxInstances)
+            .map { InviteInstance(start: $0.start, end: $0.end) }
     }
 }

@@ -28,10 +28,32 @@ public struct Invite: Equatable, Sendable {
     /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
     public var isCancellation: Bool { method == "CANCEL" }
 
+    /// A recurring iTIP invitation's instances within `ITIPInvite.horizonDays` of
+    /// the first (the first is `start`/`end`); empty for a single invitation.
+    public var instances: [InviteInstance] = []
+
+    /// What `conflicts` checks: every instance, or the invitation itself.
+    public var checked: [InviteInstance] {
+        instances.isEmpty ? [InviteInstance(start: start, end: end)] : instances
+    }
+
+    /// The first instance alone (for free-slot suggestions and notifications).
+    public var first: Invite {
+        var single = self
+        single.instances = []
+        return single
+    }
+
     public var allDay: Bool {
         if case .date = start { return true }
         return false
     }
+}
+
+/// One instance of a recurring invitation.
+public struct InviteInstance: Equatable, Sendable {
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
 }
 
 /// An invitation that cannot be used, naming the file and field.

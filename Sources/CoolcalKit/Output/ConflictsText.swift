@@ -11,9 +11,17 @@ public struct ConflictsText {
         let dates = DateText(style: style)
         var out = style.bold(style.printable(report.invite.title)) + "\n"
         out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"
-        out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
-        if style.terminal {
-            out += Timeline(style: style, dates: dates).render(report)
+        let checked = report.invite.checked
+        if checked.count > 1, let last = checked.last {
+            let busy = checked.indices.filter { !report.isFree(instance: $0) }.count
+            out += "  repeats: \(checked.count) instances checked, through \(dates.range(start: last.start, end: last.end))"
+                + (busy == 0 ? "" : "; \(busy) busy") + "\n"
+            out += "  " + style.dim("window: \(report.buffer.description) buffer around each instance") + "\n"
+        } else {
+            out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
+            if style.terminal {
+                out += Timeline(style: style, dates: dates).render(report)
+            }
         }
         out += "\n"
         if report.conflicts.isEmpty {
@@ -22,7 +30,11 @@ public struct ConflictsText {
             let n = report.conflicts.count
             out += style.paint("Busy:", "31;1") + " \(n) conflict\(n == 1 ? "" : "s")\n"
             for c in report.conflicts {
-                out += line(c.occurrence, dates, note: relationText(c.relation, report.buffer))
+                var note = relationText(c.relation, report.buffer)
+                if let i = c.instance, checked.indices.contains(i) {
+                    note += " the instance of " + dates.range(start: checked[i].start, end: checked[i].end)
+                }
+                out += line(c.occurrence, dates, note: note)
             }
         }
         if !report.ignored.isEmpty {

@@ -40,7 +40,8 @@ public enum JSONDocuments {
         case .number(let n): id = .int(n)
         case .uid(let s): id = .string(s)
         }
-        return .object([
+        let checked = invite.checked
+        var pairs: [(String, JSONValue)] = [
             ("invite", .object([
                 ("id", id),
                 ("title", .string(invite.title)),
@@ -49,13 +50,28 @@ public enum JSONDocuments {
                 ("all_day", .bool(invite.allDay)),
             ])),
             ("window", window(report.window)),
-            ("conflicts", .array(report.conflicts.map {
-                occurrence($0.occurrence, extra: [("overlaps_invite", .bool($0.overlapsInvite))])
+            ("conflicts", .array(report.conflicts.map { c in
+                var extra: [(String, JSONValue)] = [("overlaps_invite", .bool(c.overlapsInvite))]
+                if let i = c.instance, checked.indices.contains(i) {
+                    extra.append(("instance", .string(checked[i].start.jsonString)))
+                }
+                return occurrence(c.occurrence, extra: extra)
             })),
             ("ignored", .array(report.ignored.map {
                 occurrence($0.occurrence, extra: [("reason", .string($0.reason.rawValue))])
             })),
             ("free", .bool(report.free)),
-        ])
+        ]
+        // A recurring invitation: each instance checked, and whether it is free.
+        if checked.count > 1 {
+            pairs.append(("instances", .array(checked.indices.map { i in
+                .object([
+                    ("start", .string(checked[i].start.jsonString)),
+                    ("end", .string(checked[i].end.jsonString)),
+                    ("free", .bool(report.isFree(instance: i))),
+                ])
+            })))
+        }
+        return .object(pairs)
     }
 }

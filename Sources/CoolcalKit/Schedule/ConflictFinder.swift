@@ -16,33 +16,50 @@ public struct ConflictFinder {
         TimeWindow(start: instant(invite.start), end: instant(invite.end))
     }
 
-    /// `[start − buffer, end + buffer)`, with Calendar arithmetic in `zone`.
+    /// `[start − buffer, end + buffer)`, with Calendar arithmetic in `zone`; for a
+    /// recurring invitation, from the first instance's window to the last one's.
     public func window(for invite: Invite) -> TimeWindow {
-        let s = span(of: invite)
-        return TimeWindow(start: buffer.apply(to: s.start, sign: -1, in: zone),
-                          end: buffer.apply(to: s.end, sign: 1, in: zone))
+        let windows = invite.checked.map { buffered(instanceSpan($0)) }
+        return TimeWindow(start: windows.map(\.start).min() ?? 0, end: windows.map(\.end).max() ?? 0)
     }
 
+    private func instanceSpan(_ i: InviteInstance) -> TimeWindow {
+        TimeWindow(start: instant(i.start), end: instant(i.end))
+    }
+
+    private func buffered(_ s: TimeWindow) -> TimeWindow {
+        TimeWindow(start: buffer.apply(to: s.start, sign: -1, in: zone), end: buffer.apply(to: s.end, sign: 1, in: zone))
+    }
+
+    /// Each occurrence in some instance's buffered window, once: a conflict with the
+    /// first instance it overlaps (else the first whose window it reaches), or ignored.
     public func report(for invite: Invite, occurrences: [Occurrence]) -> ConflictReport {
-        let span = span(of: invite)
-        let window = window(for: invite)
+        let spans = invite.checked.map(instanceSpan)
+        let windows = spans.map(buffered)
         var conflicts: [Conflict] = []
         var ignored: [IgnoredOccurrence] = []
-        for o in occurrences where window.overlaps(start: o.startInstant, end: o.endInstant) {
+        for o in occurrences {
+            let reached = windows.indices.filter { windows[$0].overlaps(start: o.startInstant, end: o.endInstant) }
+            guard let first = reached.first else { continue }
             if let reason = reason(o, invite) {
                 ignored.append(IgnoredOccurrence(occurrence: o, reason: reason))
                 continue
             }
+            let hit = reached.first { overlaps(spans[$0], o) } ?? first
             let relation: Relation
-            if span.overlaps(start: o.startInstant, end: o.endInstant) || overlapsZeroLengthSpan(span, o) {
+            if overlaps(spans[hit], o) {
                 relation = .overlaps
             } else {
-                relation = o.endInstant <= span.start ? .before : .after
+                relation = o.endInstant <= spans[hit].start ? .before : .after
             }
-            conflicts.append(Conflict(occurrence: o, relation: relation))
+            conflicts.append(Conflict(occurrence: o, relation: relation, instance: spans.count > 1 ? hit : nil))
         }
-        return ConflictReport(invite: invite, span: span, window: window, buffer: buffer,
+        return ConflictReport(invite: invite, span: spans[0], window: window(for: invite), buffer: buffer,
                               conflicts: conflicts, ignored: ignored)
+    }
+
+    private func overlaps(_ span: TimeWindow, _ o: Occurrence) -> Bool {
+        span.overlaps(start: o.startInstant, end: o.endInstant) || overlapsZeroLengthSpan(span, o)
     }
 
     private func reason(_ o: Occurrence, _ invite: Invite) -> IgnoreReason? {

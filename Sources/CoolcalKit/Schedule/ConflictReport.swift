@@ -9,6 +9,8 @@ public enum Relation: String, Sendable {
 public struct Conflict: Sendable {
     public var occurrence: Occurrence
     public var relation: Relation
+    /// For a recurring invitation: which of `invite.checked` it concerns.
+    public var instance: Int? = nil
     public var overlapsInvite: Bool { relation == .overlaps }
 }
 
@@ -29,4 +31,9 @@ public struct ConflictReport: Sendable {
     public var ignored: [IgnoredOccurrence]
 
     public var free: Bool { conflicts.isEmpty }
+
+    /// Whether the invitation's instance `i` is free (a single invitation: `free`).
+    public func isFree(instance i: Int) -> Bool {
+        !conflicts.contains { ($0.instance ?? 0) == i }
+    }
 }
