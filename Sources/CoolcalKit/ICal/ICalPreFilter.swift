@@ -9,9 +9,25 @@ import Foundation
 /// produce, widened by two days for any zone, ends before the window or starts after
 /// it. A recurring event counts only when every RRULE has an end that is cheap to
 /// bound (UNTIL; or COUNT on a rule that yields one instance per period) or when it
-/// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. Anything
-/// else is kept: when in doubt, parse. Tests run both paths on generated calendars
-/// and compare their answers.
+/// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. An event
+/// holding what `ICalReader`'s own text scan for VTIMEZONE offsets would read — a
+/// VTIMEZONE, a TZ… line, a lone CR (which that scan takes for a line end) — is kept.
+/// A file whose components libical might delimit otherwise than the filter — a BEGIN
+/// or END line in any but the plain `BEGIN:NAME` form (libical's END closes whatever
+/// is open, `END:` and `END;X=1:…` included), a folded one, bad nesting, no complete
+/// top-level component (libical then returns nothing) — is passed whole. Anything
+/// else is kept: when in doubt, parse.
+///
+/// The contract, for the window filtered for: the filtered read gives the same
+/// occurrences as the full parse (uid, recurrence id, start, end, summary, busy), and
+/// throws exactly when the full parse throws, with the same message. Its warnings are
+/// a subset of the full parse's (as sets: a warning is reported once): the full parse
+/// may warn more — about the dropped events themselves, or because libical recovers
+/// differently from a garbled event once a well-formed neighbour is gone — but a
+/// warning only the filtered read gives is a bug. `PreFilterTests` checks it on
+/// generated calendars (where the warnings are even equal) and the `FuzzPreFilter`
+/// harness on any bytes. The one intended exception is size: a file larger than
+/// `ICalReader.maxParseBytes` is refused whole but may be read through the filter.
 public struct ICalPreFilter {
     /// Slack for wall-clock values read in some zone: every UTC offset is within a day
     /// (−12 h to +14 h), and unknown or floating zones are read in `--tz`, another zone.
@@ -46,6 +62,11 @@ public struct ICalPreFilter {
     /// when its master's instance at RECURRENCE-ID cannot reach the window either.
     private var masterLengths: [UInt64: Int64?] = [:]
     private var previousWasUID = false
+    /// True after a BEGIN or END line: a fold would change the component libical sees.
+    private var previousWasMarker = false
+    /// Set when an END closed a top-level component. Without one libical's parse is
+    /// empty and the error message is computed from the text itself: judge nothing.
+    private var completedTopLevel = false
 
     public init(window: TimeWindow) {
         self.window = window
@@ -100,7 +121,7 @@ public struct ICalPreFilter {
         }
         out += pending
         pending = []
-        if giveUp { return nil }
+        if giveUp || !completedTopLevel { return nil }
         var merged: [UInt8] = []
         merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
         var at = 0
@@ -127,30 +148,48 @@ public struct ICalPreFilter {
         let bytes = UnsafeBufferPointer(start: p, count: full)
         lineEnd = p + full
         let first = full > 0 ? p[0] : 0
+        // `ICalReader` also reads the text itself for VTIMEZONE offsets, and ends lines at
+        // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
+        // what it reads is the same in the filtered text.
+        if block != nil, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { block?.simple = false }
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.
             if previousWasTimeLine { block?.simple = false }
             if previousWasUID { block?.uid = nil }
-            if previousNameOpen { giveUp = true }
+            if previousNameOpen || previousWasMarker { giveUp = true }
             emit(bytes)
             return
         }
         previousWasTimeLine = false
         previousWasUID = false
+        previousWasMarker = false
         previousNameOpen = memchr(p, 0x3A, contentEnd) == nil && memchr(p, 0x3B, contentEnd) == nil
         let upperFirst = upper(first)
-        if upperFirst == 0x42, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "BEGIN:") {
-            if name == vcalendar && !stack.isEmpty { giveUp = true }
+        let marker = upperFirst == 0x42 || upperFirst == 0x45 ? ICalPreFilter.marker(p, contentEnd) : nil
+        if let marker {
+            previousWasMarker = true
+            if marker.name == nil {
+                // libical's BEGIN or END in an odd form (`END:`, `END;X=1:VEVENT`,
+                // `BEGIN :VEVENT`, `BEGIN:VEVENT,X`): it opens or closes *some*
+                // component, whatever the name; judge nothing.
+                giveUp = true
+                emit(bytes)
+                return
+            }
+        }
+        if let marker, marker.begin, let name = marker.name {
+            if marker.calendar && !stack.isEmpty { giveUp = true }
             if stack.count == 1 && stack[0] == vcalendar && name == vevent && block == nil {
                 block = Block()
                 if inPiece { blockStart = p }
             } else if block != nil {
                 block?.inner.append(name)
+                if name == vtimezone { block?.simple = false }
             }
             stack.append(name)
             emit(bytes)
-        } else if upperFirst == 0x45, let name = ICalPreFilter.componentName(p, contentEnd, keyword: "END:") {
+        } else if let marker, let name = marker.name {
             emit(bytes)
             if var b = block {
                 if b.inner.isEmpty {
@@ -165,6 +204,7 @@ public struct ICalPreFilter {
             }
             if stack.last == name {
                 stack.removeLast()
+                if stack.isEmpty { completedTopLevel = true }
             } else {
                 // Badly nested: libical recovers in its own way, which depends on the
                 // neighbours too. Judge nothing in such a file.
@@ -172,7 +212,16 @@ public struct ICalPreFilter {
                 giveUp = true
             }
         } else {
-            if upperFirst == 0x54, ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
+            if upperFirst == 0x54 {
+                if ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
+                // TZID, TZOFFSETFROM, TZOFFSETTO… in an event: see the lone CR above.
+                if contentEnd > 1, upper(p[1]) == 0x5A { block?.simple = false }
+            }
+            // A name that only Unicode upper-casing makes BEGIN (`BEGıN`), read that way
+            // by the same text scan.
+            if upperFirst == 0x42, block != nil, contentEnd > 1, (1..<min(contentEnd, 8)).contains(where: { p[$0] >= 0x80 }) {
+                block?.simple = false
+            }
             if block != nil, block?.inner.isEmpty == true {
                 if upperFirst == 0x55, contentEnd > 4, upper(p[1]) == 0x49, upper(p[2]) == 0x44, p[3] == 0x3A {
                     block!.uid = nameHash(p + 4, contentEnd - 4)
@@ -259,16 +308,42 @@ public struct ICalPreFilter {
         return digits < 4 || value >= 20
     }
 
-    /// `BEGIN:NAME` / `END:NAME` → a hash of the upper-cased, trimmed name (FNV-1a).
-    private static func componentName(_ base: UnsafePointer<UInt8>, _ to: Int, keyword: StaticString) -> UInt64? {
-        let from = 0
-        let k = keyword.utf8Start
-        let n = keyword.utf8CodeUnitCount
-        guard to - from > n else { return nil }
-        for i in 0..<n where upper(base[from + i]) != k[i] { return nil }
+    /// A line libical takes for the start or the end of a component: its property name
+    /// — what comes before the first `;` or `:`, trailing white space removed — is
+    /// BEGIN or END in any case. libical's END closes the innermost open component
+    /// whatever name follows, and its BEGIN reads the name up to a comma and matches
+    /// it by prefix (`VEVENTX` is a VEVENT). `name` is a hash of the upper-cased name
+    /// (FNV-1a) only in the plain form `BEGIN:NAME` / `END:NAME`, NAME being letters,
+    /// digits and `-` with at most spaces or tabs after it; nil otherwise.
+    private struct Marker {
+        var begin: Bool
+        var name: UInt64?
+        /// The name starts with VCALENDAR (which libical reads as one).
+        var calendar = false
+    }
+
+    private static func marker(_ base: UnsafePointer<UInt8>, _ to: Int) -> Marker? {
+        let begin = upper(base[0]) == 0x42
+        let n = begin ? 5 : 3
+        guard has(base, 0, to, begin ? "BEGIN" : "END") else { return nil }
+        var i = n
+        // Any byte a C library might count as white space (0x1C–0x1F in some locales).
+        while i < to && (base[i] == 0x20 || (base[i] >= 0x09 && base[i] <= 0x0D) || (base[i] >= 0x1C && base[i] <= 0x1F)) {
+            i += 1
+        }
+        guard i < to, base[i] == 0x3A || base[i] == 0x3B else { return nil }
+        var result = Marker(begin: begin)
+        guard i == n, base[i] == 0x3A else { return result }
         var end = to
-        while end > from + n && (base[end - 1] == 0x20 || base[end - 1] == 0x09) { end -= 1 }
-        return nameHash(base + from + n, end - from - n)
+        while end > n + 1 && (base[end - 1] == 0x20 || base[end - 1] == 0x09) { end -= 1 }
+        guard end > n + 1 else { return result }
+        for j in (n + 1)..<end {
+            let c = upper(base[j])
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D else { return result }
+        }
+        result.name = nameHash(base + n + 1, end - n - 1)
+        result.calendar = has(base, n + 1, end - n - 1, "VCALENDAR")
+        return result
     }
 
     /// Reads one property line of the block; true when it was a time line.
@@ -476,6 +551,10 @@ private func nameHash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
 
 private let vcalendar: UInt64 = "VCALENDAR".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 0
 private let vevent: UInt64 = "VEVENT".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 1
+private let vtimezone: UInt64 = {
+    let name: StaticString = "VTIMEZONE"
+    return nameHash(name.utf8Start, name.utf8CodeUnitCount)
+}()
 
 /// The property lines the pre-filter cares about.
 private enum PropertyKind {
