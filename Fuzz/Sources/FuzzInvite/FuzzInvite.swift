@@ -10,6 +10,8 @@ private let me = ["mailto:me@example.com", "me@example.org"]
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Data(bytes: data, count: size)
+    // The cancellation's line edit must take any bytes as a block.
+    _ = BlockEdit.cancel(block: Array(input), sequence: 2)
     guard let file = try? InviteLoader.open(input, name: "fuzz.ics", floatingZone: floatingZone) else { return 0 }
     let invite = file.invite
     // Touch what the CLI prints, so lazy formatting runs too.
@@ -22,7 +24,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = message.reply(me: me, partstat: "TENTATIVE", comment: "fuzz, comment", now: Date(timeIntervalSince1970: 1_660_000_000))
         _ = message.cancelledOverrides()
         _ = message.attendees
-        for event in copy.events { _ = ITIPMessage.cancelling(block: event, sequence: 3) }
+        for event in copy.events { _ = BlockEdit.cancel(block: Array(event.utf8), sequence: 3) }
     }
     return 0
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `coolcal accept [--if-free] [--dry-run] INVITE CAL [CAL...]`: writes into the
 /// first CAL; with `--if-free`, every CAL must be free in the buffered window.
 struct AcceptCommand {
@@ -24,11 +26,15 @@ struct AcceptCommand {
         let others = ifFree
             ? try settings.loadCalendars(Array(request.calendars.dropFirst(remote ? 0 : 1)), window: finder.window(for: invite))
             : []
+        var isDirectory: ObjCBool = false
+        let vdir = !remote && FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) && isDirectory.boolValue
         let check: (ICalCalendar) throws -> Void = { calendar in
             guard ifFree else { return }
-            let mine = LoadedCalendar(name: CalendarSource.displayName(target), color: calendar.color, files: [calendar])
+            // A vdir is read whole, under its lock: the event's own file is only one of its events.
+            let mine = vdir ? try settings.loadCalendars([target], window: finder.window(for: invite))
+                : [LoadedCalendar(name: CalendarSource.displayName(target), color: calendar.color, files: [calendar])]
             let expander = OccurrenceExpander(options: settings.expansion(), diagnostics: diagnostics)
-            let occurrences = expander.occurrences(in: finder.window(for: invite), calendars: [mine] + others)
+            let occurrences = expander.occurrences(in: finder.window(for: invite), calendars: mine + others)
             let report = finder.report(for: invite, occurrences: occurrences)
             if !report.free { throw Busy(report: report) }
         }
@@ -38,7 +44,20 @@ struct AcceptCommand {
             if request.dryRun {
                 if let existing = try? InputFile.read(target), let calendar = try? ICalReader.read(existing, file: target) {
                     try check(calendar)
-                    out.write(change.preview(lineEnding: CalendarText(bytes: [UInt8](existing)).lineEnding))
+                    let text = CalendarText(bytes: [UInt8](existing))
+                    guard file.message != nil else {
+                        out.write(change.preview(lineEnding: text.lineEnding))
+                        return .ok
+                    }
+                    // An iTIP message depends on what the calendar holds: its events as
+                    // they would be after the write, or why nothing would be written.
+                    let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: target)
+                    guard let edited else {
+                        diagnostics.warn("nothing would be written: \(outcome.describe(shown))")
+                        return .ok
+                    }
+                    let after = CalendarText(bytes: [UInt8](edited))
+                    for block in after.blocks(uid: change.uid) { out.write(String(decoding: after.bytes[block.range], as: UTF8.self)) }
                 } else {
                     try check(ICalCalendar(zones: ZoneBook()))
                     out.write(change.preview(lineEnding: "\r\n"))
@@ -51,8 +70,8 @@ struct AcceptCommand {
             let outcome = try writer.write(change: change, to: target, check: remote ? { _ in } : check)
             let verb: String
             switch outcome {
-            case _ where invite.isCancellation: verb = "cancelled"
             case .stale: verb = "ignored"
+            case _ where invite.isCancellation: verb = "cancelled"
             default: verb = "accepted"
             }
             let what = invite.isCancellation && outcome == .unchanged ? "already cancelled in \(shown)" : outcome.describe(shown)

@@ -67,7 +67,7 @@ struct MergeCommand {
             case .acceptAll: accept = true
             case .acceptIfFree, .declineBusy, .report: accept = report.free
             }
-            let outcome: String
+            var outcome: String
             var detail = "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s")"
             if request.policy == .report {
                 outcome = report.free ? "free" : "busy"
@@ -76,18 +76,22 @@ struct MergeCommand {
                 do {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                     let written = try writer.write(change: change, to: target)
+                    outcome = "accepted"
                     switch written {
                     case .added, .updated: detail += "; written to \(shown)"
                     case .unchanged: detail += "; already in \(shown)"
+                    case .stale:
+                        // An older version than the calendar's: not an answer to record.
+                        outcome = "ignored"
+                        detail += "; " + written.describe(shown)
                     default: detail += "; " + written.describe(shown)
                     }
-                } catch let error as WriteError {
+                } catch where error is WriteError || error is CalDAVError {
                     diagnostics.warn("\(name): not answered, left pending: \(error)")
                     status = ExitStatus.of(error)
                     continue
                 }
-                outcome = "accepted"
-                for instance in invite.checked {
+                for instance in invite.checked where outcome == "accepted" {
                     acceptedThisRun.append(occurrence(of: invite, instance, finder: finder, calendar: target))
                 }
             } else {
@@ -118,18 +122,19 @@ struct MergeCommand {
         } else {
             do {
                 outcome = try writer.write(change: file.change(me: settings.me, domain: settings.domain, now: settings.now), to: target)
-            } catch let error as WriteError {
+            } catch where error is WriteError || error is CalDAVError {
                 diagnostics.warn("\(name): not applied, left pending: \(error)")
                 return ExitStatus.of(error)
             }
             try spool.finish(name, failed: false, note: JSONWriter.string(.object([
-                ("outcome", .string("cancelled")),
+                ("outcome", .string(outcome.isStale ? "ignored" : "cancelled")),
                 ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
                 ("result", .string(outcome.describe(shown))),
             ])))
         }
         let detail = request.policy == .report ? "a cancellation" : outcome.describe(shown)
-        out.write("cancelled \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
+        let word = outcome.isStale ? "ignored  " : "cancelled"
+        out.write("\(word) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))\n")
         return nil
     }
 

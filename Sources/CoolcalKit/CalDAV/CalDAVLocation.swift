@@ -53,11 +53,21 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
 
     /// The text with any `user:password@` in its authority removed. Works on text
     /// that does not parse as a URL too, so that no error can echo a password.
+    ///
+    /// A URL that parses loses exactly its user info. One that does not — a password
+    /// with a raw `/`, `?` or `#` in it — loses everything from `://` to its last `@`:
+    /// where the authority ends cannot be told, so the message shows less rather than
+    /// a password.
     public static func redact(_ text: String) -> String {
         guard let scheme = text.range(of: "://") else { return text }
         let rest = text[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+        if var components = URLComponents(string: text), components.host?.isEmpty == false {
+            guard components.user != nil || components.password != nil else { return text }
+            components.user = nil
+            components.password = nil
+            if let clean = components.string { return clean }
+        }
+        guard let at = rest.lastIndex(of: "@") else { return text }
         return String(text[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
     }
 

@@ -10,10 +10,13 @@ public final class ITIPMessage {
     /// The invitation's UID (that of its first VEVENT).
     public let uid: String
     private let root: OwnedComponent
+    /// The message's own VTIMEZONEs (and the system's), for its TZIDs.
+    public let zones: ZoneBook
 
     /// Reads an iTIP message whose text `ICalReader` has already accepted.
     init(_ data: Data, uid: String, file: String) throws {
         root = try ICalReader.tree(data, file: file)
+        zones = try ICalReader.read(data, file: file).zones
         self.uid = uid
         let calendar = ITIPMessage.calendarNode(root.pointer)
         method = calendar
@@ -41,7 +44,11 @@ public final class ITIPMessage {
     /// The texts to store for an accepted invitation: each VEVENT of the UID with the
     /// owner's `ATTENDEE` set to `partstat` (and its `RSVP` request dropped), plus the
     /// VTIMEZONEs those VEVENTs name. `owner` tells whether an attendee matched.
-    public func storedCopy(me: [String], partstat: String) -> (events: [String], zones: [String: String], owner: Bool) {
+    /// `renaming` gives TZIDs a new name, in the events and in their VTIMEZONE (for a
+    /// zone whose name the calendar already uses for other rules); `zones` is keyed
+    /// by the new name.
+    public func storedCopy(me: [String], partstat: String,
+                           renaming: [String: String] = [:]) -> (events: [String], zones: [String: String], owner: Bool) {
         var texts: [String] = []
         var tzids = Set<String>()
         var owner = false
@@ -55,15 +62,31 @@ public final class ITIPMessage {
                 }
             }
             tzids.formUnion(ITIPMessage.tzids(of: copy.pointer))
+            ITIPMessage.rename(copy.pointer, renaming)
             texts.append(ITIPMessage.text(of: copy.pointer))
         }
-        return (texts, zoneTexts(tzids), owner)
+        return (texts, zoneTexts(tzids, renaming: renaming), owner)
+    }
+
+    /// TZIDs the events of the UID name.
+    public var tzids: Set<String> {
+        events.reduce(into: Set<String>()) { $0.formUnion(ITIPMessage.tzids(of: $1)) }
+    }
+
+    private static func rename(_ component: OpaquePointer, _ renaming: [String: String]) {
+        guard !renaming.isEmpty else { return }
+        for prop in ICalWalk.properties(of: component) {
+            if let tz = ICalWalk.parameter(prop, ICAL_TZID_PARAMETER), let id = ICalWalk.copy(icalparameter_get_tzid(tz)),
+               let new = renaming[id] {
+                icalproperty_set_parameter(prop, icalparameter_new_tzid(new))
+            }
+        }
     }
 
     /// The events of this message for a calendar as they are: VEVENT texts of the UID,
     /// with `STATUS:CANCELLED` added to each (for a CANCEL of instances not stored as
     /// overrides), and a DTSTART from the RECURRENCE-ID where the message has none.
-    public func cancelledOverrides() -> (events: [String], zones: [String: String]) {
+    public func cancelledOverrides(renaming: [String: String] = [:]) -> (events: [String], zones: [String: String]) {
         var texts: [String] = []
         var tzids = Set<String>()
         for event in events {
@@ -79,9 +102,10 @@ public final class ITIPMessage {
                 icalcomponent_add_property(copy.pointer, start)
             }
             tzids.formUnion(ITIPMessage.tzids(of: copy.pointer))
+            ITIPMessage.rename(copy.pointer, renaming)
             texts.append(ITIPMessage.text(of: copy.pointer))
         }
-        return (texts, zoneTexts(tzids))
+        return (texts, zoneTexts(tzids, renaming: renaming))
     }
 
     /// A `METHOD:REPLY` (RFC 5546 §3.2.3) answering every VEVENT of the UID: UID,
@@ -143,18 +167,6 @@ public final class ITIPMessage {
             .compactMap { ICalWalk.copy(icalproperty_get_attendee($0)) }
     }
 
-    /// A stored VEVENT block with `STATUS:CANCELLED` and the cancelling SEQUENCE, as
-    /// libical writes it; nil when the block does not parse as one VEVENT.
-    public static func cancelling(block: String, sequence: Int?) -> String? {
-        let wrapped = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + block + "END:VCALENDAR\r\n"
-        guard let tree = try? ICalReader.tree(Data(wrapped.utf8), file: "block"),
-              let vcal = calendarNode(tree.pointer),
-              let event = ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).first else { return nil }
-        icalcomponent_set_status(event, ICAL_STATUS_CANCELLED)
-        if let sequence { icalcomponent_set_sequence(event, Int32(clamping: sequence)) }
-        return text(of: event)
-    }
-
     /// Whether an address names one of `me` (case-insensitive, `mailto:` optional).
     public static func sameAddress(_ a: String, _ b: String) -> Bool {
         normalized(a) == normalized(b)
@@ -201,10 +213,18 @@ public final class ITIPMessage {
         }
     }
 
-    private func zoneTexts(_ tzids: Set<String>) -> [String: String] {
+    private func zoneTexts(_ tzids: Set<String>, renaming: [String: String] = [:]) -> [String: String] {
         var zones: [String: String] = [:]
         for tzid in tzids {
-            if let node = zoneNode(tzid) { zones[tzid] = ITIPMessage.text(of: node) }
+            guard let node = zoneNode(tzid) else { continue }
+            guard let new = renaming[tzid] else {
+                zones[tzid] = ITIPMessage.text(of: node)
+                continue
+            }
+            guard let clone = icalcomponent_new_clone(node) else { continue }
+            let copy = OwnedComponent(taking: clone)
+            if let prop = icalcomponent_get_first_property(copy.pointer, ICAL_TZID_PROPERTY) { icalproperty_set_tzid(prop, new) }
+            zones[new] = ITIPMessage.text(of: copy.pointer)
         }
         return zones
     }

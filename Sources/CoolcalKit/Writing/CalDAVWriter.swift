@@ -12,7 +12,10 @@ struct CalDAVWriter {
     func write(_ change: CalendarChange) throws -> WriteOutcome {
         var collisions = 0
         for _ in 0..<attempts {
-            let existing = try client.find(uid: change.uid)
+            // The REPORT finds the resource; a GET gives its bytes as stored (an XML
+            // answer has its line ends normalized) and the etag that goes with them.
+            var existing = try client.find(uid: change.uid)
+            if let found = existing { existing = try client.get(found.href) }
             let href = existing?.href ?? newHref(change.uid, collisions)
             let name = client.location.resourceName(href)
             let original = existing?.data ?? Data()
@@ -22,7 +25,7 @@ struct CalDAVWriter {
             try CalendarWriter.verify(data, has: change.uid, file: name)
             let precondition: CalDAVClient.Precondition
             if let existing {
-                guard let etag = try existing.etag ?? client.get(existing.href)?.etag else {
+                guard let etag = existing.etag else {
                     throw CalDAVError(.badResponse, url: name,
                                       "the server gives no ETag for the event's resource; coolcal does not overwrite it blindly")
                 }

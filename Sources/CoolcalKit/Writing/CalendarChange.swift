@@ -10,6 +10,11 @@ public enum WriteOutcome: Equatable, Sendable {
     /// A cancellation for an event the calendar does not hold.
     case absent
 
+    public var isStale: Bool {
+        if case .stale = self { return true }
+        return false
+    }
+
     /// Whether the file was (or would be) rewritten.
     public var wrote: Bool {
         switch self {
@@ -28,4 +33,10 @@ protocol CalendarChange {
     func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)
     /// What `--dry-run` prints: the VEVENT text(s) it would write.
     func preview(lineEnding: String) -> String
+    /// coolcal's `X-COOLCAL-INVITE-ID` of the event, when it has one.
+    var marker: String? { get }
+}
+
+extension CalendarChange {
+    var marker: String? { nil }
 }

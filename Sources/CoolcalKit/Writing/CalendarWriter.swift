@@ -37,7 +37,7 @@ public struct CalendarWriter {
             let dir = AtomicFile.resolve(path)
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }
-            return try edit(change, file: try VdirNaming.file(for: change.uid, in: dir), check: check)
+            return try edit(change, file: try VdirNaming.file(for: change.uid, marker: change.marker, in: dir), check: check)
         }
         let real = AtomicFile.resolve(path)
         let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path

@@ -4,7 +4,9 @@ import Foundation
 /// calendar by RFC 5546's ordering (§2.1.5): a version replaces the stored one only
 /// when its SEQUENCE is higher, or equal with a later DTSTAMP. The invitation is
 /// stored as the organizer sent it — UID, recurrence, zones — with the owner's
-/// `PARTSTAT=ACCEPTED`; a cancellation marks the stored event `STATUS:CANCELLED`.
+/// `PARTSTAT=ACCEPTED`; a cancellation marks the stored event `STATUS:CANCELLED` by
+/// editing two lines of it. Instances are matched by RECURRENCE-ID as instants, so
+/// `…T100000` in New York and `…T150000Z` are the same instance.
 struct ITIPChange: CalendarChange {
     let message: ITIPMessage
     let cancel: Bool
@@ -16,99 +18,138 @@ struct ITIPChange: CalendarChange {
     func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
         let stored = text.blocks(uid: uid)
         let offered = message.versions
-        let ending = text.lineEnding
         if cancel {
-            return (try cancelling(stored, offered, text, calendar, file: file)) ?? (nil, .absent)
+            return try cancelling(stored, offered, text, calendar, file: file) ?? (nil, .absent)
         }
-        let copy = message.storedCopy(me: me, partstat: "ACCEPTED")
+        let copy = message.storedCopy(me: me, partstat: "ACCEPTED", renaming: zoneRenaming(calendar))
+        let zones = zonesToAdd(copy.zones, calendar)
+        let ending = text.lineEnding
         guard !stored.isEmpty else {
-            return try insert(copy.events, copy.zones, text, calendar, file: file)
+            return try insert(zones + copy.events.joined(), text, calendar, file: file)
         }
+        let storedMaster = stored.first { $0.event.recurrenceID == nil }
         if let master = offered.first(where: { $0.recurrenceID == nil }) {
-            // A whole-series version replaces every stored component of the UID.
-            let reference = stored.first(where: { $0.event.recurrenceID == nil }) ?? stored[0]
-            switch ITIPChange.order(master, reference.event) {
-            case .older: return (nil, .stale(ITIPChange.staleReason(master, reference.event)))
-            case .same: return (nil, .unchanged)
-            case .newer:
-                let body = zonesToAdd(copy.zones, calendar) + copy.events.joined()
-                return (text.replacing(stored.map(\.range), with: normalized(body, ending)), .updated)
+            if let storedMaster {
+                switch ITIPChange.order(master, storedMaster.event) {
+                case .older:
+                    return (nil, .stale(ITIPChange.staleReason(master, storedMaster.event)))
+                case .same where !needsMyAnswer(storedMaster.event, copy.owner):
+                    return (nil, .unchanged)
+                case .same, .newer:
+                    // A whole-series version replaces every stored component of the UID.
+                    return (text.replacing(stored.map(\.range), with: normalized(zones + copy.events.joined(), ending)), .updated)
+                }
             }
+            // Only instances were stored (they came first): the series goes in, and a
+            // stored instance newer than it stays unless the message has that instance too.
+            let sent = Set(offered.compactMap { key($0.recurrenceID, message.zones) })
+            let replaced = stored.filter { block in
+                key(block.event.recurrenceID, calendar.zones).map(sent.contains) == true
+                    || ITIPChange.order(block.event, master) != .newer
+            }
+            let body = normalized(zones + copy.events.joined(), ending)
+            guard !replaced.isEmpty else { return try insert(zones + copy.events.joined(), text, calendar, file: file) }
+            return (text.replacing(replaced.map(\.range), with: body), .updated)
         }
-        // Instances only: each replaces its own stored override, or is added.
+        // Instances only: each replaces its own stored override, or is added — unless
+        // the stored series (or override) is newer.
         var replaced: [Range<Int>] = []
         var fresh: [String] = []
         var staleReason: String?
         for (version, body) in zip(offered, copy.events) {
-            guard let existing = stored.first(where: { $0.event.recurrenceID == version.recurrenceID }) else {
-                fresh.append(body)
-                continue
-            }
-            switch ITIPChange.order(version, existing.event) {
-            case .older: staleReason = ITIPChange.staleReason(version, existing.event)
-            case .same: break
-            case .newer:
-                replaced.append(existing.range)
+            let wanted = key(version.recurrenceID, message.zones)
+            if let existing = stored.first(where: { key($0.event.recurrenceID, calendar.zones) == wanted }) {
+                switch ITIPChange.order(version, existing.event) {
+                case .older: staleReason = ITIPChange.staleReason(version, existing.event)
+                case .same: break
+                case .newer:
+                    replaced.append(existing.range)
+                    fresh.append(body)
+                }
+            } else if let storedMaster, ITIPChange.order(version, storedMaster.event) == .older {
+                staleReason = ITIPChange.staleReason(version, storedMaster.event)
+            } else {
                 fresh.append(body)
             }
         }
         if fresh.isEmpty { return (nil, staleReason.map(WriteOutcome.stale) ?? .unchanged) }
-        let body = zonesToAdd(copy.zones, calendar) + fresh.joined()
-        return (text.replacing(replaced, with: normalized(body, ending)), .updated)
+        return (text.replacing(replaced, with: normalized(zones + fresh.joined(), ending)), .updated)
+    }
+
+    /// Whether the stored copy lacks the owner's acceptance that this one carries
+    /// (accepted before without `--me`, or synced from a server).
+    private func needsMyAnswer(_ stored: ICalEvent, _ ownerInCopy: Bool) -> Bool {
+        guard ownerInCopy else { return false }
+        return stored.attendees.contains { a in
+            me.contains { ITIPMessage.sameAddress($0, a.address) } && a.partstat?.uppercased() != "ACCEPTED"
+        }
     }
 
     private func cancelling(_ stored: [EventBlock], _ offered: [ICalEvent], _ text: CalendarText,
                             _ calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)? {
         guard !stored.isEmpty else { return nil }
         let ending = text.lineEnding
+        let storedMaster = stored.first { $0.event.recurrenceID == nil }
         var targets: [(EventBlock, ICalEvent)] = []
         var overrides: [String] = []
-        let extra = message.cancelledOverrides()
+        let extra = message.cancelledOverrides(renaming: zoneRenaming(calendar))
         if let master = offered.first(where: { $0.recurrenceID == nil }) {
+            // The series is ordered against the stored series, not its overrides.
+            if let storedMaster, ITIPChange.order(master, storedMaster.event) == .older {
+                return (nil, .stale(ITIPChange.staleReason(master, storedMaster.event)))
+            }
             targets = stored.map { ($0, master) }
         } else {
             for (version, body) in zip(offered, extra.events) {
-                if let existing = stored.first(where: { $0.event.recurrenceID == version.recurrenceID }) {
+                let wanted = key(version.recurrenceID, message.zones)
+                if let existing = stored.first(where: { key($0.event.recurrenceID, calendar.zones) == wanted }) {
+                    if ITIPChange.order(version, existing.event) == .older {
+                        return (nil, .stale(ITIPChange.staleReason(version, existing.event)))
+                    }
                     targets.append((existing, version))
-                } else if stored.contains(where: { $0.event.recurrenceID == nil && $0.event.isRecurring }) {
+                } else if let storedMaster, storedMaster.event.isRecurring {
+                    if ITIPChange.order(version, storedMaster.event) == .older {
+                        return (nil, .stale(ITIPChange.staleReason(version, storedMaster.event)))
+                    }
                     overrides.append(body)
                 }
             }
         }
-        for (block, version) in targets where ITIPChange.order(version, block.event) == .older {
-            return (nil, .stale(ITIPChange.staleReason(version, block.event)))
-        }
         let pending = targets.filter { $0.0.event.status != "CANCELLED" }
         if pending.isEmpty && overrides.isEmpty { return targets.isEmpty ? nil : (nil, .unchanged) }
-        var edits: [(Range<Int>, String)] = []
+        var edits: [(Range<Int>, [UInt8])] = []
         for (block, version) in pending {
-            let old = String(decoding: text.bytes[block.range], as: UTF8.self)
-            guard let new = ITIPMessage.cancelling(block: old, sequence: version.sequence) else {
-                throw ICalError(file: file, message: "cannot read the stored event \(uid) to cancel it; not modified")
+            let sequence = max(block.event.sequence ?? 0, version.sequence ?? 0)
+            guard let new = BlockEdit.cancel(block: Array(text.bytes[block.range]), sequence: sequence),
+                  ITIPChange.isCancelled(new) else {
+                throw ICalError(file: file, message: "cannot mark the stored event \(uid) cancelled; not modified")
             }
-            edits.append((block.range, normalized(new, ending)))
+            edits.append((block.range, new))
         }
-        var out = text
+        var bytes = text.bytes
         // Later ranges first, so earlier offsets stay valid.
         for (range, new) in edits.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
-            guard let edited = out.replacing([range], with: new) else { return nil }
-            out = CalendarText(bytes: [UInt8](edited))
+            bytes.replaceSubrange(range, with: new)
         }
-        if !overrides.isEmpty {
-            let body = zonesToAdd(extra.zones, calendar) + overrides.joined()
-            guard let edited = out.replacing([], with: normalized(body, ending)) else {
-                throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
-            }
-            return (edited, .cancelled)
+        guard !overrides.isEmpty else { return (Data(bytes), .cancelled) }
+        let body = zonesToAdd(extra.zones, calendar) + overrides.joined()
+        guard let edited = CalendarText(bytes: bytes).replacing([], with: normalized(body, ending)) else {
+            throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
-        return (Data(out.bytes), .cancelled)
+        return (edited, .cancelled)
     }
 
-    private func insert(_ events: [String], _ zones: [String: String], _ text: CalendarText,
-                        _ calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
-        let body = normalized(zonesToAdd(zones, calendar) + events.joined(), text.lineEnding)
-        if let edited = text.replacing([], with: body) { return (edited, .added) }
-        guard let whole = text.wholeCalendar(body, hasEvents: !calendar.events.isEmpty) else {
+    /// libical reads the edited block as one cancelled VEVENT.
+    private static func isCancelled(_ block: [UInt8]) -> Bool {
+        let wrapped = Array("BEGIN:VCALENDAR\r\n".utf8) + block + Array("END:VCALENDAR\r\n".utf8)
+        return (try? ICalReader.read(Data(wrapped), file: "block"))?.events.first?.status == "CANCELLED"
+    }
+
+    private func insert(_ body: String, _ text: CalendarText, _ calendar: ICalCalendar,
+                        file: String) throws -> (Data?, WriteOutcome) {
+        let normalizedBody = normalized(body, text.lineEnding)
+        if let edited = text.replacing([], with: normalizedBody) { return (edited, .added) }
+        guard let whole = text.wholeCalendar(normalizedBody, hasEvents: !calendar.events.isEmpty) else {
             throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
         return (whole, .added)
@@ -125,8 +166,46 @@ struct ITIPChange: CalendarChange {
         zones.keys.sorted().filter { !calendar.zones.definesInFile($0) }.compactMap { zones[$0] }.joined()
     }
 
+    /// New names for the invitation's TZIDs that the calendar defines with other
+    /// rules (two Outlook invitations both say `Customized Time Zone`): compared by
+    /// UTC offset weekly over three years around the event, and at its own times.
+    private func zoneRenaming(_ calendar: ICalCalendar) -> [String: String] {
+        var renaming: [String: String] = [:]
+        let versions = message.versions
+        let taken = message.tzids
+        for tzid in taken.sorted() where calendar.zones.definesInFile(tzid) {
+            guard let theirs = message.zones.zone(for: tzid), let ours = calendar.zones.zone(for: tzid) else { continue }
+            let anchor = versions.compactMap { $0.start?.fields.secondsAsUTC }.first ?? 0
+            var differ = (-52...104).contains { week in
+                let t = anchor + Int64(week) * 7 * 86_400
+                return theirs.offset(atUTC: t) != ours.offset(atUTC: t)
+            }
+            if !differ {
+                let times = versions.flatMap { [$0.start, $0.end, $0.recurrenceID] }.compactMap { $0 }.filter { $0.tzid == tzid }
+                differ = times.contains { theirs.utcSeconds(of: $0.fields) != ours.utcSeconds(of: $0.fields) }
+            }
+            guard differ else { continue }
+            var n = 2
+            while calendar.zones.definesInFile("\(tzid) \(n)") || taken.contains("\(tzid) \(n)") { n += 1 }
+            renaming[tzid] = "\(tzid) \(n)"
+        }
+        return renaming
+    }
+
     private func normalized(_ text: String, _ ending: String) -> String {
         ending == "\r\n" ? text : ICalWriter.normalizeLineEndings(text, to: ending)
+    }
+
+    /// A RECURRENCE-ID as what it means: a date, or an instant (zones resolved).
+    enum InstanceKey: Hashable { case date(CivilDateTime), instant(Int64) }
+
+    private func key(_ t: ICalTime?, _ zones: ZoneBook) -> InstanceKey? {
+        guard let t else { return nil }
+        if t.isDate { return .date(t.fields) }
+        switch t.reference {
+        case .utc, .floating: return .instant(t.fields.secondsAsUTC)
+        case .zoned(let id): return .instant(zones.zone(for: id)?.utcSeconds(of: t.fields) ?? t.fields.secondsAsUTC)
+        }
     }
 
     enum Order { case older, same, newer }

@@ -24,6 +24,8 @@ extension NewEvent: CalendarChange {
         return (whole, .added)
     }
 
+    var marker: String? { inviteID }
+
     func preview(lineEnding: String) -> String {
         ICalWriter.vevent(self, lineEnding: lineEnding)
     }

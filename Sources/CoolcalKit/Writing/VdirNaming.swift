@@ -17,7 +17,7 @@ enum VdirNaming {
     /// The file that holds the event with this UID — whatever its name, since
     /// vdirsyncer names files after the server's hrefs — else a new
     /// `DIR/NAME.ics`, or `DIR/NAME-2.ics`… when another event already has the name.
-    static func file(for uid: String, in dir: String) throws -> String {
+    static func file(for uid: String, marker: String? = nil, in dir: String) throws -> String {
         let base = safeName(uid)
         var free: String?
         for n in 1...1000 {
@@ -26,24 +26,27 @@ enum VdirNaming {
                 free = path
                 break
             }
-            if holds(data, uid) { return path }
+            if holds(data, uid, marker) { return path }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
             let path = dir + "/" + name
-            if let data = try? Data(contentsOf: URL(fileURLWithPath: path)), holds(data, uid) { return path }
+            if let data = try? Data(contentsOf: URL(fileURLWithPath: path)), holds(data, uid, marker) { return path }
         }
         guard let free else { throw WriteError(kind: .cannotCreate, path: dir, message: "no free file name for \(base).ics") }
         return free
     }
 
-    /// Whether libical finds an event with this UID in the file (the text is looked
-    /// at first, so that only likely files are parsed).
-    private static func holds(_ data: Data, _ uid: String) -> Bool {
+    /// Whether libical finds an event with this UID (or coolcal's invitation marker,
+    /// which survives a change of `domain`) in the file; the text is looked at first,
+    /// so that only likely files are parsed.
+    private static func holds(_ data: Data, _ uid: String, _ marker: String?) -> Bool {
         let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
             .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
             .replacingOccurrences(of: "\n\t", with: "")
-        guard text.contains(uid), let calendar = try? ICalReader.read(data, file: "vdir") else { return false }
-        return calendar.events.contains { $0.uid == uid }
+        let markerLine = marker.map { "X-COOLCAL-INVITE-ID:\($0)" }
+        guard text.contains(uid) || markerLine.map(text.contains) == true,
+              let calendar = try? ICalReader.read(data, file: "vdir") else { return false }
+        return calendar.events.contains { $0.uid == uid || (marker != nil && $0.inviteID == marker) }
     }
 }
