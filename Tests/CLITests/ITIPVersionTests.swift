@@ -186,6 +186,87 @@ import Testing
         #expect(stale.stdout.isEmpty && stale.stderr.contains("nothing would be written: the calendar has a newer version"))
     }
 
+    @Test func myAnswerUpdateKeepsANewerMovedInstance() throws {
+        let cal = try calendar()
+        #expect(try coolcal(["accept", try file(message()), cal]).status == 0)
+        #expect(try coolcal(["accept", try file(message(sequence: 1, hour: 14, recurrenceID: "20260309T100000")), cal]).status == 0)
+        let answer = try coolcal(["accept", "--me", me, try file(message()), cal])
+        #expect(answer.stdout.hasSuffix("updated in \(cal)\n"))
+        #expect(try instances(cal) == ["2026-03-02T15:00:00Z true", "2026-03-09T18:00:00Z true",
+                                       "2026-03-16T14:00:00Z true", "2026-03-23T14:00:00Z true"])
+    }
+
+    @Test func aZoneTheInvitationDoesNotDefineIsNotRenamed() throws {
+        // The calendar defines America/New_York (correctly); the invitation names it without a VTIMEZONE.
+        let zone = message().components(separatedBy: "BEGIN:VEVENT")[0]
+            .components(separatedBy: "BEGIN:VTIMEZONE")[1].components(separatedBy: "END:VTIMEZONE")[0]
+        let cal = try calendar("BEGIN:VTIMEZONE" + zone.replacingOccurrences(of: "\r\n", with: "\n") + "END:VTIMEZONE\n")
+        let bare = message(rrule: false).replacingOccurrences(of: "BEGIN:VTIMEZONE" + zone + "END:VTIMEZONE\r\n", with: "")
+        #expect(!bare.contains("VTIMEZONE"))
+        #expect(try coolcal(["accept", try file(bare), cal]).status == 0)
+        #expect(!String(decoding: try read(cal), as: UTF8.self).contains("America/New_York 2"))
+        #expect(try instances(cal) == ["2026-03-02T15:00:00Z true"])
+    }
+
+    @Test func anOldSeriesCancelDoesNotCancelNewerStoredInstances() throws {
+        let cal = try calendar()
+        #expect(try coolcal(["accept", try file(message(sequence: 3, hour: 14, recurrenceID: "20260309T100000")), cal]).status == 0)
+        let before = try read(cal)
+        let cancel = try coolcal(["accept", try file(message(method: "CANCEL", sequence: 0, rrule: false)), cal])
+        #expect(cancel.stdout.hasPrefix("ignored: "), "\(cancel.stdout)")
+        #expect(try read(cal) == before)
+    }
+
+    @Test func renamedZonesAreReusedAcrossUpdates() throws {
+        let cal = try calendar()
+        let first = message(rrule: false, zoneName: "Customized Time Zone", offsets: ("+0100", "+0100"))
+            .replacingOccurrences(of: "UID:\(uid)", with: "UID:other@example.org")
+        #expect(try coolcal(["accept", try file(first), cal]).status == 0)
+        for sequence in 0...2 {
+            let update = message(sequence: sequence, rrule: false, zoneName: "Customized Time Zone", offsets: ("+0500", "+0500"))
+            #expect(try coolcal(["accept", try file(update), cal]).status == 0)
+        }
+        let text = String(decoding: try read(cal), as: UTF8.self)
+        #expect(text.components(separatedBy: "BEGIN:VTIMEZONE").count == 3, "the original and one renamed zone")
+        #expect(text.contains("TZID:Customized Time Zone 2") && !text.contains("Customized Time Zone 3"))
+        // 10:00 at +0500 is 05:00Z.
+        #expect(try instances(cal) == ["2026-03-02T05:00:00Z true"])
+    }
+
+    /// An all-day event that covers three daily instances makes all three busy; an
+    /// instance moved before DTSTART is still checked; an excluded DTSTART is not.
+    @Test func everyInstanceAnEventReachesIsBusy() throws {
+        func series(_ extra: [String]) -> String {
+            (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:t", "METHOD:REQUEST", "BEGIN:VEVENT", "UID:daily@x",
+              "DTSTAMP:20260201T000000Z", "SUMMARY:Daily", "DTSTART:20260302T100000Z", "DTEND:20260302T103000Z"]
+             + extra).map { $0 + "\r\n" }.joined()
+        }
+        let daily = series(["RRULE:FREQ=DAILY;COUNT=4", "END:VEVENT", "END:VCALENDAR"])
+        let busy = try Binary.temp("busy.ics", Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\n"
+            + "BEGIN:VEVENT\r\nUID:conf@x\r\nSUMMARY:Conference\r\nDTSTART;VALUE=DATE:20260303\r\nDTEND;VALUE=DATE:20260306\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:early@x\r\nSUMMARY:Early\r\nDTSTART:20260302T080000Z\r\nDTEND:20260302T090000Z\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n").utf8))
+        func free(_ invitation: String) throws -> [String] {
+            let run = try Binary.run(["conflicts", "--json", "--buffer", "0", "--tz", "UTC", try file(invitation), busy])
+            let doc = try Binary.json(run.stdout)
+            let list = doc["instances"] as? [[String: Any]] ?? [["start": (doc["invite"] as? [String: Any])?["start"] ?? "", "free": doc["free"] ?? true]]
+            return list.map { "\($0["start"] as? String ?? "") \($0["free"] as? Bool ?? true)" }
+        }
+        #expect(try free(daily) == ["2026-03-02T10:00:00Z true", "2026-03-03T10:00:00Z false",
+                                    "2026-03-04T10:00:00Z false", "2026-03-05T10:00:00Z false"])
+        // The first instance moved to 08:00, before DTSTART: it meets "Early".
+        let moved = series(["RRULE:FREQ=DAILY;COUNT=2", "END:VEVENT", "BEGIN:VEVENT", "UID:daily@x", "DTSTAMP:20260201T000000Z",
+                            "RECURRENCE-ID:20260302T100000Z", "SUMMARY:Daily", "DTSTART:20260302T080000Z",
+                            "DTEND:20260302T083000Z", "END:VEVENT", "END:VCALENDAR"])
+        #expect(try free(moved) == ["2026-03-02T08:00:00Z false", "2026-03-03T10:00:00Z false"])
+        // DTSTART excluded, one instance left: that one is the invitation.
+        let excluded = series(["RRULE:FREQ=DAILY;COUNT=2", "EXDATE:20260302T100000Z", "END:VEVENT", "END:VCALENDAR"])
+        #expect(try free(excluded) == ["2026-03-03T10:00:00Z false"])
+        let none = series(["RRULE:FREQ=DAILY;COUNT=1", "EXDATE:20260302T100000Z", "END:VEVENT", "END:VCALENDAR"])
+        let refused = try Binary.run(["conflicts", try file(none), busy])
+        #expect(refused.status == 65 && refused.stderr.contains("the series has no instance (all excluded or cancelled)"))
+    }
+
     @Test func passwordsWithReservedCharactersAreNeverShown() throws {
         for secret in ["se#cret", "pa/ss", "pa?ss"] {
             let run = try Binary.run(["events", "--from", "2026-03-01", "http://alice:\(secret)@127.0.0.1:1/alice/cal/"])

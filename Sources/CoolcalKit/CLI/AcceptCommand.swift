@@ -60,6 +60,10 @@ struct AcceptCommand {
                     for block in after.blocks(uid: change.uid) { out.write(String(decoding: after.bytes[block.range], as: UTF8.self)) }
                 } else {
                     try check(ICalCalendar(zones: ZoneBook()))
+                    guard !invite.isCancellation else {
+                        diagnostics.warn("nothing would be written: \(WriteOutcome.absent.describe(shown))")
+                        return .ok
+                    }
                     out.write(change.preview(lineEnding: "\r\n"))
                 }
                 return .ok

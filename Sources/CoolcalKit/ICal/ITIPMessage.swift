@@ -68,6 +68,9 @@ public final class ITIPMessage {
         return (texts, zoneTexts(tzids, renaming: renaming), owner)
     }
 
+    /// Whether the message carries a VTIMEZONE for this TZID.
+    public func definesZone(_ tzid: String) -> Bool { zoneNode(tzid) != nil }
+
     /// TZIDs the events of the UID name.
     public var tzids: Set<String> {
         events.reduce(into: Set<String>()) { $0.formUnion(ITIPMessage.tzids(of: $1)) }

@@ -62,12 +62,17 @@ enum ITIPInvite {
                             method: calendar.method)
         }
         if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" {
-            let instances = expand(calendar, uid: uid, from: start, file: file, floatingZone: floatingZone)
-            if instances.count > 1 {
-                invite.instances = instances
-                invite.start = instances[0].start
-                invite.end = instances[0].end
+            var instances = expand(calendar, uid: uid, from: start, days: horizonDays, file: file, floatingZone: floatingZone)
+            if instances.isEmpty {
+                // Every instance of the first 90 days excluded or cancelled: the next one.
+                instances = Array(expand(calendar, uid: uid, from: start, days: 3_660, file: file, floatingZone: floatingZone).prefix(1))
             }
+            guard let first = instances.first else {
+                throw InviteError(file: file, message: "the series has no instance (all excluded or cancelled)")
+            }
+            invite.start = first.start
+            invite.end = first.end
+            invite.instances = instances.count > 1 ? instances : []
         }
         return invite
     }
@@ -79,13 +84,25 @@ enum ITIPInvite {
 
     /// The series' instances (overrides, EXDATEs and cancelled ones applied) by the
     /// same expansion as calendars.
-    private static func expand(_ calendar: ICalCalendar, uid: String, from start: Int64, file: String,
+    /// Instances are those whose original start (RECURRENCE-ID) is within `days` of
+    /// DTSTART, wherever they were moved to.
+    private static func expand(_ calendar: ICalCalendar, uid: String, from start: Int64, days: Int, file: String,
                                floatingZone: TimeZone) -> [InviteInstance] {
-        let window = TimeWindow(start: start - 86_400, end: start + Int64(horizonDays) * 86_400)
+        let span = Int64(days) * 86_400
+        // Wide enough for instances moved far from their original time.
+        let window = TimeWindow(start: start - span, end: start + 2 * span)
         let expander = OccurrenceExpander(options: ExpansionOptions(floatingZone: floatingZone), diagnostics: Diagnostics())
         let series = LoadedCalendar(name: file, color: nil, files: [calendar])
+        let zone = SystemZone(floatingZone)
+        func original(_ o: Occurrence) -> Int64 {
+            switch o.recurrenceID {
+            case .instant(let s)?: return s
+            case .date(let d)?: return zone.utcSeconds(of: d)
+            case nil: return o.startInstant
+            }
+        }
         return expander.occurrences(in: window, calendars: [series])
-            .filter { $0.uid == uid && $0.status != "CANCELLED" && $0.startInstant >= start }
+            .filter { $0.uid == uid && $0.status != "CANCELLED" && (start..<(start + span)).contains(original($0)) }
             .sorted { $0.startInstant < $1.startInstant }
             .prefix(maxInstances)
             .map { InviteInstance(start: $0.start, end: $0.end) }

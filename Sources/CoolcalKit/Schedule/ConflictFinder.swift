@@ -52,7 +52,7 @@ public struct ConflictFinder {
             } else {
                 relation = o.endInstant <= spans[hit].start ? .before : .after
             }
-            conflicts.append(Conflict(occurrence: o, relation: relation, instance: spans.count > 1 ? hit : nil))
+            conflicts.append(Conflict(occurrence: o, relation: relation, instance: spans.count > 1 ? hit : nil, reaches: reached))
         }
         return ConflictReport(invite: invite, span: spans[0], window: window(for: invite), buffer: buffer,
                               conflicts: conflicts, ignored: ignored)

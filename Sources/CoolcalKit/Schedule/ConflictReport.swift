@@ -9,8 +9,11 @@ public enum Relation: String, Sendable {
 public struct Conflict: Sendable {
     public var occurrence: Occurrence
     public var relation: Relation
-    /// For a recurring invitation: which of `invite.checked` it concerns.
+    /// For a recurring invitation: which of `invite.checked` it concerns (the first
+    /// it overlaps, else the first whose window it reaches).
     public var instance: Int? = nil
+    /// Every instance whose buffered window it reaches (`[0]` for a single invitation).
+    public var reaches: [Int] = [0]
     public var overlapsInvite: Bool { relation == .overlaps }
 }
 
@@ -34,6 +37,6 @@ public struct ConflictReport: Sendable {
 
     /// Whether the invitation's instance `i` is free (a single invitation: `free`).
     public func isFree(instance i: Int) -> Bool {
-        !conflicts.contains { ($0.instance ?? 0) == i }
+        !conflicts.contains { $0.reaches.contains(i) }
     }
 }

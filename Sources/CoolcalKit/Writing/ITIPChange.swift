@@ -35,7 +35,13 @@ struct ITIPChange: CalendarChange {
                     return (nil, .stale(ITIPChange.staleReason(master, storedMaster.event)))
                 case .same where !needsMyAnswer(storedMaster.event, copy.owner):
                     return (nil, .unchanged)
-                case .same, .newer:
+                case .same:
+                    // The same version, now with my acceptance: only the series block changes.
+                    guard let index = offered.firstIndex(where: { $0.recurrenceID == nil }), copy.events.indices.contains(index) else {
+                        return (nil, .unchanged)
+                    }
+                    return (text.replacing([storedMaster.range], with: normalized(zones + copy.events[index], ending)), .updated)
+                case .newer:
                     // A whole-series version replaces every stored component of the UID.
                     return (text.replacing(stored.map(\.range), with: normalized(zones + copy.events.joined(), ending)), .updated)
                 }
@@ -94,9 +100,13 @@ struct ITIPChange: CalendarChange {
         var overrides: [String] = []
         let extra = message.cancelledOverrides(renaming: zoneRenaming(calendar))
         if let master = offered.first(where: { $0.recurrenceID == nil }) {
-            // The series is ordered against the stored series, not its overrides.
+            // The series is ordered against the stored series, not its overrides; with
+            // no series stored, against each stored instance.
             if let storedMaster, ITIPChange.order(master, storedMaster.event) == .older {
                 return (nil, .stale(ITIPChange.staleReason(master, storedMaster.event)))
+            }
+            if storedMaster == nil, let newer = stored.first(where: { ITIPChange.order(master, $0.event) == .older }) {
+                return (nil, .stale(ITIPChange.staleReason(master, newer.event)))
             }
             targets = stored.map { ($0, master) }
         } else {
@@ -173,23 +183,36 @@ struct ITIPChange: CalendarChange {
         var renaming: [String: String] = [:]
         let versions = message.versions
         let taken = message.tzids
-        for tzid in taken.sorted() where calendar.zones.definesInFile(tzid) {
+        let anchor = versions.compactMap { $0.start?.fields.secondsAsUTC }.first ?? 0
+        // Only a zone the message defines itself can be carried under a new name.
+        for tzid in taken.sorted() where calendar.zones.definesInFile(tzid) && message.definesZone(tzid) {
             guard let theirs = message.zones.zone(for: tzid), let ours = calendar.zones.zone(for: tzid) else { continue }
-            let anchor = versions.compactMap { $0.start?.fields.secondsAsUTC }.first ?? 0
-            var differ = (-52...104).contains { week in
-                let t = anchor + Int64(week) * 7 * 86_400
-                return theirs.offset(atUTC: t) != ours.offset(atUTC: t)
-            }
-            if !differ {
-                let times = versions.flatMap { [$0.start, $0.end, $0.recurrenceID] }.compactMap { $0 }.filter { $0.tzid == tzid }
-                differ = times.contains { theirs.utcSeconds(of: $0.fields) != ours.utcSeconds(of: $0.fields) }
-            }
-            guard differ else { continue }
+            let times = versions.flatMap { [$0.start, $0.end, $0.recurrenceID] }.compactMap { $0 }.filter { $0.tzid == tzid }
+            guard !ITIPChange.sameRules(theirs, ours, around: anchor, times: times) else { continue }
+            // An earlier update may have stored this zone as `NAME 2` already: reuse it.
             var n = 2
-            while calendar.zones.definesInFile("\(tzid) \(n)") || taken.contains("\(tzid) \(n)") { n += 1 }
+            while true {
+                let name = "\(tzid) \(n)"
+                if !taken.contains(name) {
+                    guard calendar.zones.definesInFile(name) else { break }
+                    if let existing = calendar.zones.zone(for: name),
+                       ITIPChange.sameRules(theirs, existing, around: anchor, times: times) { break }
+                }
+                n += 1
+            }
             renaming[tzid] = "\(tzid) \(n)"
         }
         return renaming
+    }
+
+    /// Whether two zones give the same UTC offsets, week by week over three years
+    /// around `anchor`, and the same instants for the event's own times.
+    private static func sameRules(_ a: ZoneRules, _ b: ZoneRules, around anchor: Int64, times: [ICalTime]) -> Bool {
+        let weekly = (-52...104).allSatisfy { week in
+            let t = anchor + Int64(week) * 7 * 86_400
+            return a.offset(atUTC: t) == b.offset(atUTC: t)
+        }
+        return weekly && times.allSatisfy { a.utcSeconds(of: $0.fields) == b.utcSeconds(of: $0.fields) }
     }
 
     private func normalized(_ text: String, _ ending: String) -> String {

@@ -45,7 +45,9 @@ enum VdirNaming {
             .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
             .replacingOccurrences(of: "\n\t", with: "")
         let markerLine = marker.map { "X-COOLCAL-INVITE-ID:\($0)" }
-        guard text.contains(uid) || markerLine.map(text.contains) == true,
+        // The marker line whole: `…:1` must not match `…:12`.
+        let hasMarker = markerLine.map { text.contains($0 + "\n") || text.contains($0 + "\r") } == true
+        guard text.contains(uid) || hasMarker,
               let calendar = try? ICalReader.read(data, file: "vdir") else { return false }
         return calendar.events.contains { $0.uid == uid || (marker != nil && $0.inviteID == marker) }
     }
