@@ -33,8 +33,14 @@ enum ICalEventReader {
                 event.thisAndFuture = icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
             }
         case ICAL_RRULE_PROPERTY:
-            if let rule = ICalRule(icalproperty_get_rrule(prop)) { event.rules.append(rule) }
-            else { event.problems.append("an RRULE libical cannot read") }
+            let recur = icalproperty_get_rrule(prop)
+            if let reason = ICalRule.disallowed(recur) {
+                event.problems.append("an RRULE that RFC 5545 does not allow (\(reason)); only DTSTART is used")
+            } else if let rule = ICalRule(recur) {
+                event.rules.append(rule)
+            } else {
+                event.problems.append("an RRULE libical cannot read")
+            }
         case ICAL_RDATE_PROPERTY:
             if let rdate = recurrenceDate(icalproperty_get_rdate(prop), prop) { event.rdates.append(rdate) }
         case ICAL_EXDATE_PROPERTY:

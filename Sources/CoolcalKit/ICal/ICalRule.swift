@@ -28,6 +28,32 @@ public struct ICalRule: Hashable, Sendable {
     }
 }
 
+extension ICalRule {
+    /// Why RFC 5545 (§3.3.10) does not allow this rule, or nil. libical iterates some
+    /// such rules (`FREQ=HOURLY;BYDAY=-1SU`) for seconds and then answers wrongly, so
+    /// they are not expanded at all.
+    static func disallowed(_ r: icalrecurrencetype) -> String? {
+        let end = Int16(truncatingIfNeeded: ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func used<T>(_ array: T) -> [Int16] {
+            withUnsafeBytes(of: array) { Array($0.bindMemory(to: Int16.self).prefix { $0 != end }) }
+        }
+        let monthlyOrYearly = r.freq == ICAL_MONTHLY_RECURRENCE || r.freq == ICAL_YEARLY_RECURRENCE
+        if !monthlyOrYearly && used(r.by_day).contains(where: { icalrecurrencetype_day_position($0) != 0 }) {
+            return "BYDAY with a number needs FREQ=MONTHLY or YEARLY"
+        }
+        if r.freq != ICAL_YEARLY_RECURRENCE && !used(r.by_week_no).isEmpty {
+            return "BYWEEKNO needs FREQ=YEARLY"
+        }
+        if [ICAL_DAILY_RECURRENCE, ICAL_WEEKLY_RECURRENCE, ICAL_MONTHLY_RECURRENCE].contains(r.freq) && !used(r.by_year_day).isEmpty {
+            return "BYYEARDAY is not allowed with FREQ=DAILY, WEEKLY or MONTHLY"
+        }
+        if r.freq == ICAL_WEEKLY_RECURRENCE && !used(r.by_month_day).isEmpty {
+            return "BYMONTHDAY is not allowed with FREQ=WEEKLY"
+        }
+        return nil
+    }
+}
+
 extension CivilDateTime {
     init(icaltime t: icaltimetype) {
         self.init(

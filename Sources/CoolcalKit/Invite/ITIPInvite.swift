@@ -91,7 +91,12 @@ enum ITIPInvite {
         let span = Int64(days) * 86_400
         // Wide enough for instances moved far from their original time.
         let window = TimeWindow(start: start - span, end: start + 2 * span)
-        let expander = OccurrenceExpander(options: ExpansionOptions(floatingZone: floatingZone), diagnostics: Diagnostics())
+        // An invitation needs at most `maxInstances`: small budgets, so that a hostile
+        // rule costs little.
+        var options = ExpansionOptions(floatingZone: floatingZone, maxSteps: 20_000, maxOccurrencesPerEvent: 1_000)
+        options.maxStepsPerQuery = 40_000
+        options.maxOccurrencesPerQuery = 2_000
+        let expander = OccurrenceExpander(options: options, diagnostics: Diagnostics())
         let series = LoadedCalendar(name: file, color: nil, files: [calendar])
         let zone = SystemZone(floatingZone)
         func original(_ o: Occurrence) -> Int64 {
