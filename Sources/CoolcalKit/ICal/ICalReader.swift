@@ -87,9 +87,14 @@ public enum ICalReader {
                 while at < chunk.count {
                     let nl = memchr(base + at, 0x0A, chunk.count - at)
                     let end = nl.map { base.distance(to: UnsafeRawPointer($0)) } ?? chunk.count
+                    if headCount == 0 && at < end {
+                        // Only lines starting with B or E can be BEGIN: or END: (most are not).
+                        let first = base.load(fromByteOffset: at, as: UInt8.self) | 0x20
+                        if first != 0x62 && first != 0x65 { headCount = 6 }
+                    }
                     var i = at
                     while headCount < 6 && i < end {
-                        let byte = chunk[i]
+                        let byte = base.load(fromByteOffset: i, as: UInt8.self)
                         head6 = head6 << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
                         headCount += 1
                         i += 1
