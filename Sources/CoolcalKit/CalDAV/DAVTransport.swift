@@ -33,29 +33,16 @@ struct DAVTransport: Sendable {
         // per request would double the requests for nothing.
         if let credentials { request.setValue(credentials.authorization, forHTTPHeaderField: "Authorization") }
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.urlCredentialStorage = nil
-        let exchange = DAVExchange(limit: Self.maxBody)
-        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        task.resume()
-        guard exchange.wait(seconds: resourceTimeout + 1) else {
-            task.cancel()
-            session.invalidateAndCancel()
-            throw CalDAVError(.unreachable, url: shown, "\(method): no answer within \(Self.seconds(resourceTimeout))")
+        guard let reply = HTTPExchange.send(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout,
+                                            limit: Self.maxBody, overflow: .cancel) else {
+            throw CalDAVError(.unreachable, url: shown, "\(method): no answer within \(HTTPExchange.seconds(resourceTimeout))")
         }
-        session.finishTasksAndInvalidate()
-        let reply = exchange.reply
         if reply.overflow {
             throw CalDAVError(.badResponse, url: shown, "\(method): the answer is larger than \(Self.maxBody >> 20) MiB",
                               status: reply.status)
         }
-        if let code = reply.errorCode, !reply.challenged, !Self.isRedirect(reply.status) {
-            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: \(describe(code))")
+        if let code = reply.failure {
+            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: \(HTTPExchange.describe(code, requestTimeout: requestTimeout))")
         }
         guard let status = reply.status else {
             throw CalDAVError(.unreachable, url: shown, "cannot reach the server: no HTTP response")
@@ -63,23 +50,4 @@ struct DAVTransport: Sendable {
         return Response(status: status, etag: reply.etag, location: reply.location, contentType: reply.contentType,
                         body: reply.body)
     }
-
-    private static func isRedirect(_ status: Int?) -> Bool { (300..<400).contains(status ?? 0) }
-
-    private func describe(_ code: Int) -> String {
-        switch URLError.Code(rawValue: code) {
-        case .timedOut: return "timed out after \(Self.seconds(requestTimeout))"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-        case .networkConnectionLost: return "connection lost"
-        case .notConnectedToInternet: return "network unreachable"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return "TLS connection failed"
-        case .cancelled: return "cancelled"
-        default: return "network error \(code)"
-        }
-    }
-
-    static func seconds(_ t: TimeInterval) -> String { String(format: "%g s", t) }
 }

@@ -90,26 +90,12 @@ public struct RSVPClient: Sendable {
         request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
         if let authorization = basicAuthorization() { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        // One session per request: its delegate collects this exchange only, and
-        // invalidating it frees libcurl's handles before the next request.
-        let exchange = RSVPExchange()
-        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        task.resume()
-        guard exchange.wait(seconds: resourceTimeout + 1) else {
-            task.cancel()
-            session.invalidateAndCancel()
-            return .retryLater(status: nil, reason: "\(label): no answer within \(Self.seconds(resourceTimeout))")
+        guard let reply = HTTPExchange.send(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout,
+                                            limit: 4096, overflow: .truncate) else {
+            return .retryLater(status: nil, reason: "\(label): no answer within \(HTTPExchange.seconds(resourceTimeout))")
         }
-        session.finishTasksAndInvalidate()
-        let reply = exchange.reply
-        if let code = reply.errorCode, !reply.challenged {
-            return .retryLater(status: nil, reason: "\(label): \(describe(code))")
+        if let code = reply.failure {
+            return .retryLater(status: nil, reason: "\(label): \(HTTPExchange.describe(code, requestTimeout: requestTimeout))")
         }
         guard let status = reply.status else {
             return .retryLater(status: nil, reason: "\(label): no HTTP response")
@@ -130,21 +116,6 @@ public struct RSVPClient: Sendable {
         return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
     }
 
-    private func describe(_ code: Int) -> String {
-        switch URLError.Code(rawValue: code) {
-        case .timedOut: return "timed out after \(Self.seconds(requestTimeout))"
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-        case .networkConnectionLost: return "connection lost"
-        case .notConnectedToInternet: return "network unreachable"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return "TLS connection failed"
-        case .cancelled: return "cancelled"
-        default: return "network error \(code)"
-        }
-    }
-
     /// The first 200 bytes of a body as one line of text (control characters become
     /// spaces so `coolcal outbox` stays one line per entry).
     static func snippet(_ body: Data) -> String {
@@ -152,6 +123,4 @@ public struct RSVPClient: Sendable {
         let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         return flat.trimmingCharacters(in: .whitespaces)
     }
-
-    private static func seconds(_ t: TimeInterval) -> String { String(format: "%g s", t) }
 }
