@@ -13,12 +13,17 @@ public final class ITIPMessage {
     /// The message's own VTIMEZONEs (and the system's), for its TZIDs.
     public let zones: ZoneBook
 
-    /// Reads an iTIP message whose text `ICalReader` has already accepted.
-    init(_ data: Data, uid: String, file: String) throws {
+    /// Reads an iTIP message whose text `ICalReader` has already accepted (as
+    /// `zones`: the message's own zones as that read found them).
+    init(_ data: Data, uid: String, zones: ZoneBook, file: String) throws {
         root = try ICalReader.tree(data, file: file)
-        zones = try ICalReader.read(data, file: file).zones
+        self.zones = zones
         self.uid = uid
         let calendar = ITIPMessage.calendarNode(root.pointer)
+        events = calendar.map { vcal in
+            ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).filter { ICalWalk.copy(icalcomponent_get_uid($0)) == uid }
+        } ?? []
+        versions = events.map(ICalEventReader.event(from:))
         method = calendar
             .flatMap { icalcomponent_get_first_property($0, ICAL_METHOD_PROPERTY) }
             .flatMap { ICalWalk.copy(icalproperty_get_value_as_string($0)) }?
@@ -31,15 +36,11 @@ public final class ITIPMessage {
     }
 
     /// What libical reads in each VEVENT of the UID, in the order the texts come.
-    public var versions: [ICalEvent] { events.map(ICalEventReader.event(from:)) }
+    public let versions: [ICalEvent]
 
-    /// The VEVENTs of the invitation's UID (master and overrides), in file order.
-    private var events: [OpaquePointer] {
-        guard let calendar = ITIPMessage.calendarNode(root.pointer) else { return [] }
-        return ICalWalk.children(of: calendar, kind: ICAL_VEVENT_COMPONENT).filter {
-            ICalWalk.copy(icalcomponent_get_uid($0)) == uid
-        }
-    }
+    /// The VEVENTs of the invitation's UID (master and overrides), in file order
+    /// (borrowed from `root`, which lives as long as the message).
+    private let events: [OpaquePointer]
 
     /// The texts to store for an accepted invitation: each VEVENT of the UID with the
     /// owner's `ATTENDEE` set to `partstat` (and its `RSVP` request dropped), plus the

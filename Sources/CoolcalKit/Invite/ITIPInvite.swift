@@ -4,6 +4,12 @@ import Foundation
 /// its first VEVENT is the invitation, its UID the identity.
 enum ITIPInvite {
     static func parse(_ data: Data, file: String, floatingZone: TimeZone) throws -> Invite {
+        try read(data, file: file, floatingZone: floatingZone).invite
+    }
+
+    /// The invitation and the calendar libical read it from (whose zones the message
+    /// that is written back needs).
+    static func read(_ data: Data, file: String, floatingZone: TimeZone) throws -> (invite: Invite, calendar: ICalCalendar) {
         let calendar: ICalCalendar
         do {
             calendar = try ICalReader.read(data, file: file)
@@ -74,7 +80,7 @@ enum ITIPInvite {
             invite.end = first.end
             invite.instances = instances.count > 1 ? instances : []
         }
-        return invite
+        return (invite, calendar)
     }
 
     /// A recurring invitation is checked instance by instance for this many days

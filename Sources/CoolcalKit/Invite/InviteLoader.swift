@@ -24,10 +24,13 @@ public enum InviteLoader {
 
     /// `open` of bytes already read; `name` is what messages call them.
     public static func open(_ data: Data, name: String, floatingZone: TimeZone) throws -> InvitationFile {
-        let invite = try parse(data, name: name, floatingZone: floatingZone)
+        guard try isICalendar(data, name: name) else {
+            return InvitationFile(invite: try PushPayload.parse(data, file: name), message: nil)
+        }
+        let (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone)
         guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil) }
         do {
-            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, file: name))
+            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, zones: calendar.zones, file: name))
         } catch let error as ICalError {
             throw InviteError(file: name, message: error.message)
         }
@@ -35,14 +38,20 @@ public enum InviteLoader {
 
     /// An invitation from bytes already read; `name` is what messages call it.
     public static func parse(_ data: Data, name: String, floatingZone: TimeZone) throws -> Invite {
+        if try isICalendar(data, name: name) {
+            return try ITIPInvite.parse(data, file: name, floatingZone: floatingZone)
+        }
+        return try PushPayload.parse(data, file: name)
+    }
+
+    /// iCalendar (its first line `BEGIN:VCALENDAR`) or else a push payload; too large
+    /// is refused either way.
+    private static func isICalendar(_ data: Data, name: String) throws -> Bool {
         guard data.count <= maxBytes else {
             throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(maxBytes))")
         }
         let head = data.prefix(64).drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF })
-        if head.starts(with: Array("BEGIN:VCALENDAR".utf8)) {
-            return try ITIPInvite.parse(data, file: name, floatingZone: floatingZone)
-        }
-        return try PushPayload.parse(data, file: name)
+        return head.starts(with: Array("BEGIN:VCALENDAR".utf8))
     }
 }
 

@@ -14,14 +14,6 @@ public enum WriteOutcome: Equatable, Sendable {
         if case .stale = self { return true }
         return false
     }
-
-    /// Whether the file was (or would be) rewritten.
-    public var wrote: Bool {
-        switch self {
-        case .added, .updated, .cancelled: return true
-        case .unchanged, .stale, .absent: return false
-        }
-    }
 }
 
 /// One edit of a calendar, decided from the calendar as read under the lock: a push
