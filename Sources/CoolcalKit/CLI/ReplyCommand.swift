@@ -17,7 +17,7 @@ struct ReplyCommand {
             throw InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL); there is nothing to answer")
         }
         guard let text = message.reply(me: settings.me, partstat: request.partstat, comment: request.comment, now: settings.now) else {
-            let listed = message.attendees.map { TextStyle.printable($0, keepNewlines: false) }
+            let listed = message.attendees.map { PrintableText.clean($0, keepNewlines: false) }
             let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
             throw InviteError(file: invite.source, message: "\(settings.me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")
         }

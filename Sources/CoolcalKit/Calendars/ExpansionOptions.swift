@@ -18,16 +18,9 @@ public struct ExpansionOptions {
     public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 400_000,
                 maxOccurrencesPerEvent: Int = 100_000) {
         self.floatingZone = floatingZone
-        self.me = Set(me.map(ExpansionOptions.normalizedAddress))
+        self.me = Set(me.map(CalendarAddress.normalized))
         self.maxSteps = maxSteps
         self.maxOccurrencesPerEvent = maxOccurrencesPerEvent
-    }
-
-    /// `mailto:Me@Example.com` → `me@example.com`.
-    public static func normalizedAddress(_ address: String) -> String {
-        var a = address.trimmingCharacters(in: .whitespaces)
-        if a.lowercased().hasPrefix("mailto:") { a.removeFirst(7) }
-        return a.lowercased()
     }
 }
 

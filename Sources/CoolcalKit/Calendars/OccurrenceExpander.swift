@@ -73,7 +73,7 @@ public struct OccurrenceExpander {
     func declined(_ event: ICalEvent) -> Bool {
         event.attendees.contains {
             $0.partstat?.uppercased() == "DECLINED"
-                && options.me.contains(ExpansionOptions.normalizedAddress($0.address))
+                && options.me.contains(CalendarAddress.normalized($0.address))
         }
     }
 }

@@ -20,7 +20,7 @@ enum ITIPInvite {
         case nil, "REQUEST", "PUBLISH", "CANCEL":
             break
         case let method?:
-            throw InviteError(file: file, message: "METHOD:\(TextStyle.printable(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
+            throw InviteError(file: file, message: "METHOD:\(PrintableText.clean(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
         }
         guard let event = calendar.events.first(where: { $0.recurrenceID == nil }) ?? calendar.events.first else {
             throw InviteError(file: file, message: "no VEVENT in the invitation")
@@ -55,7 +55,7 @@ enum ITIPInvite {
         }
         // Control characters (escape sequences, bells) never reach a terminal or a calendar.
         let summary = event.summary.map {
-            TextStyle.printable($0, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines)
+            PrintableText.clean($0, keepNewlines: true).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let title = summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)"
         var invite: Invite

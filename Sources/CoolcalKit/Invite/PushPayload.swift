@@ -30,7 +30,7 @@ enum PushPayload {
         guard !title.isEmpty else {
             throw fail("\"title\" is empty")
         }
-        guard !title.unicodeScalars.contains(where: { TextStyle.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
+        guard !title.unicodeScalars.contains(where: { PrintableText.isControl($0) && $0 != "\n" && $0 != "\t" }) else {
             throw fail("\"title\" contains control characters")
         }
         let start = try time(root, "start", fail)

@@ -42,25 +42,9 @@ public struct TextStyle {
         return nil
     }
 
-    /// C0 and C1 control characters and DEL: never printed raw to a terminal.
-    public static func isControl(_ u: Unicode.Scalar) -> Bool {
-        u.value < 0x20 || (0x7F...0x9F).contains(u.value)
-    }
-
-    /// Text from a calendar or payload made safe to print: control characters (escape
-    /// sequences, bells, carriage returns) become spaces; newlines too unless kept.
+    /// Text from a calendar or payload made safe to print (see `PrintableText`).
     func printable(_ text: String, keepNewlines: Bool = false) -> String {
-        TextStyle.printable(text, keepNewlines: keepNewlines)
-    }
-
-    /// The same, where no style is at hand (reading an invitation).
-    static func printable(_ text: String, keepNewlines: Bool) -> String {
-        guard text.unicodeScalars.contains(where: TextStyle.isControl) else { return text }
-        var out = String.UnicodeScalarView()
-        for u in text.unicodeScalars {
-            out.append(TextStyle.isControl(u) && !(keepNewlines && u == "\n") ? " " : u)
-        }
-        return String(out)
+        PrintableText.clean(text, keepNewlines: keepNewlines)
     }
 
     /// Wraps `text` in an SGR sequence when colour is on.

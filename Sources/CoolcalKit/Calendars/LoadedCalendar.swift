@@ -1,0 +1,10 @@
+/// A calendar the user named: an `.ics` file, a vdir directory of `.ics` files, or
+/// a CalDAV collection URL.
+public struct LoadedCalendar {
+    /// What the user typed's base name: `work.ics`, `family` (a vdir), `work` (the
+    /// last path segment of `https://host/dav/work/`).
+    public var name: String
+    public var color: String?
+    /// One parsed file each (a vdir has many), with the file's own zones.
+    public var files: [ICalCalendar]
+}
