@@ -45,8 +45,8 @@ import Testing
                      "\(client.credentials as Any)", String(reflecting: client.credentials)] {
             #expect(!text.contains("pa55word"), "\(text)")
         }
-        #expect(CalendarSource.displayName("https://alice:secret@host/") == "host")
-        #expect(CalendarSource.displayName("https://alice:secret@host/dav/work/") == "work")
+        #expect(CalendarLocation("https://alice:secret@host/").name == "host")
+        #expect(CalendarLocation("https://alice:secret@host/dav/work/").name == "work")
     }
 
     @Test func netrcParsing() {

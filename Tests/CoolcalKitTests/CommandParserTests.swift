@@ -3,32 +3,75 @@ import Testing
 @testable import CoolcalKit
 
 @Suite struct CommandParserTests {
+    /// The command a line parses to, as its unit type.
+    private func parsed<T: CommandUnit>(_ args: [String], as _: T.Type) throws -> T {
+        guard case .run(let command) = try CommandParser.parse(args) else { throw UsageError("not a command", command: nil) }
+        return try #require(command as? T)
+    }
+
     @Test func conflictsWithEveryOption() throws {
-        let command = try CommandParser.parse([
+        let command = try parsed([
             "conflicts", "--json", "--tz", "Europe/Berlin", "--me", "a@x", "--me=b@x", "--buffer", "90m",
-            "-q", "--color=never", "invite.json", "a.ics", "dir",
-        ])
-        var expected = ConflictsRequest(invite: "invite.json", calendars: ["a.ics", "dir"])
-        expected.common = CommonRequest(command: "conflicts", json: true, tz: "Europe/Berlin", me: ["a@x", "b@x"], color: .never)
-        expected.buffer = Buffer(days: 0, seconds: 5400)
-        expected.quiet = true
-        #expect(command == .conflicts(expected))
+            "-q", "-v", "--color=never", "--suggest", "3", "--hours", "08:30-17:00", "--weekends", "invite.json", "a.ics", "dir",
+        ], as: ConflictsCommand.self)
+        #expect(command.invite == "invite.json")
+        #expect(command.calendars == ["a.ics", "dir"])
+        #expect(command.common.json && command.common.quiet && command.common.verbose)
+        #expect(command.common.tz == "Europe/Berlin")
+        #expect(command.common.me == ["a@x", "b@x"])
+        #expect(command.common.color == .never)
+        #expect(command.common.command == "conflicts")
+        #expect(command.buffer == Buffer(days: 0, seconds: 5400))
+        #expect(command.suggest == 3)
+        #expect(command.hours == WorkingHours(parsing: "08:30-17:00"))
+        #expect(command.weekends)
     }
 
     @Test func dashIsStdinAndDoubleDashEndsOptions() throws {
-        let command = try CommandParser.parse(["conflicts", "-", "--", "--odd.ics"])
-        var expected = ConflictsRequest(invite: "-", calendars: ["--odd.ics"])
-        expected.common.command = "conflicts"
-        #expect(command == .conflicts(expected))
+        let command = try parsed(["conflicts", "-", "--", "--odd.ics"], as: ConflictsCommand.self)
+        #expect(command.invite == "-")
+        #expect(command.calendars == ["--odd.ics"])
+        #expect(command.common == CommonOptions(command: "conflicts"))
+    }
+
+    @Test func typedValuesOfOtherCommands() throws {
+        let merge = try parsed(["merge", "--spool", "s", "--policy", "decline-busy", "-q", "a.ics"], as: MergeCommand.self)
+        #expect(merge.policy == .declineBusy && merge.spoolDirectory == "s" && merge.common.quiet)
+        let reply = try parsed(["reply", "--tentative", "--comment", "maybe", "x.ics"], as: ReplyCommand.self)
+        #expect(reply.partstat == "TENTATIVE" && reply.comment == "maybe")
+        let events = try parsed(["events", "--from", "2022-08-20", "--to", "2022-08-21T00:00:00Z"], as: EventsCommand.self)
+        #expect(events.from?.value == .date(CivilDateTime(year: 2022, month: 8, day: 20)))
+        #expect(events.to?.value == .instant(1_661_040_000))
+        #expect(try parsed(["inbox", "open", "3"], as: InboxCommand.self).open == "3")
+        #expect(try parsed(["completions", "fish"], as: CompletionsCommand.self).shell == .fish)
     }
 
     @Test func helpAndVersion() throws {
-        #expect(try CommandParser.parse([]) == .help(nil))
-        #expect(try CommandParser.parse(["--help"]) == .help(nil))
-        #expect(try CommandParser.parse(["help", "events"]) == .help("events"))
-        #expect(try CommandParser.parse(["conflicts", "--help"]) == .help("conflicts"))
-        #expect(try CommandParser.parse(["events", "-h"]) == .help("events"))
-        #expect(try CommandParser.parse(["--version"]) == .version)
+        func kind(_ args: [String]) throws -> String {
+            switch try CommandParser.parse(args) {
+            case .help(let name): return "help " + (name ?? "-")
+            case .version: return "version"
+            case .run(let command): return "run " + type(of: command).spec.name
+            }
+        }
+        #expect(try kind([]) == "help -")
+        #expect(try kind(["--help"]) == "help -")
+        #expect(try parsed(["help", "events"], as: HelpCommand.self).topic == "events")
+        #expect(try kind(["conflicts", "--help"]) == "help conflicts")
+        #expect(try kind(["events", "-h"]) == "help events")
+        #expect(try kind(["--version"]) == "version")
+        #expect(try kind(["-V"]) == "version")
+        #expect(try CommandParser.commandName(["accept", "-v", "i", "c"]) == "accept")
+    }
+
+    /// Every command has -v/--verbose and -h/--help, and -V is never a command's option.
+    @Test func everyCommandHasVerboseAndHelp() {
+        for spec in CommandTable.all {
+            #expect(spec.options.contains { $0.long == "verbose" && $0.short == "v" }, "\(spec.name) lacks -v")
+            #expect(spec.options.contains { $0.long == "help" && $0.short == "h" }, "\(spec.name) lacks -h")
+            #expect(!spec.options.contains { $0.short == "V" }, "\(spec.name) takes -V")
+            #expect(Set(spec.options.map(\.long)).count == spec.options.count, "\(spec.name) declares an option twice")
+        }
     }
 
     @Test(arguments: [
@@ -49,9 +92,14 @@ import Testing
         (["completions", "tcsh"], "completions needs one of bash, zsh, fish", "completions"),
         (["config", "x"], "config takes no arguments", "config"),
         (["help", "nope"], "unknown command 'nope'", nil),
+        (["conflicts", "--suggest", "0", "a", "b"], "--suggest needs a number from 1 to 100, not '0'", "conflicts"),
+        (["conflicts", "--hours", "9-5", "a", "b"], "--hours '9-5' is not a range like 09:00-18:00", "conflicts"),
+        (["merge", "--spool", "s", "--policy", "maybe", "a"], "--policy must be one of accept-if-free, accept-all, decline-busy, report, not 'maybe'", "merge"),
+        (["events", "--from", "tomorrow"], "--from 'tomorrow' is not a date (2022-08-20) or a date-time with offset (2022-08-20T08:00:00Z)", "events"),
+        (["inbox", "open"], "inbox takes nothing, or 'open N'", "inbox"),
     ] as [([String], String, String?)])
     func usageErrors(_ args: [String], _ message: String, _ command: String?) {
-        #expect(throws: UsageError(message, command: command)) { try CommandParser.parse(args) }
+        #expect(throws: UsageError(message, command: command)) { try CommandParser.commandName(args) }
     }
 
     /// Every option the parser knows is documented in the man page.

@@ -2,7 +2,7 @@ import CoolcalKit
 import Foundation
 
 /// Argument parsing: the input split on NUL bytes is argv after the program name;
-/// `CommandParser.parse` must return a command or throw a usage error, never crash.
+/// `CommandParser.commandName` must name a command or throw a usage error, never crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -10,6 +10,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // replacement, as CommandLine.arguments does).
     let args = bytes.split(separator: 0, omittingEmptySubsequences: false)
         .map { String(decoding: $0, as: UTF8.self) }
-    _ = try? CommandParser.parse(size == 0 ? [] : args)
+    _ = try? CommandParser.commandName(size == 0 ? [] : args)
     return 0
 }

@@ -13,7 +13,7 @@ public struct ServerError: Error, CustomStringConvertible, Equatable {
 /// transaction, then try to empty the outbox.
 struct Answers {
     let settings: Settings
-    let common: CommonRequest
+    let common: CommonOptions
     let diagnostics: Diagnostics
 
     var environment: [String: String] { settings.environment }

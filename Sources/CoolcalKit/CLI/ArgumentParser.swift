@@ -1,19 +1,45 @@
 /// Options and operands of one command line, checked against a `CommandSpec`.
 struct ParsedArguments {
+    /// The command they belong to, for usage messages.
+    var command: String
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var operands: [String] = []
 
-    func value(_ long: String) -> String? { values[long]?.last }
-    func all(_ long: String) -> [String] { values[long] ?? [] }
-    func has(_ long: String) -> Bool { flags.contains(long) }
+    func has(_ flag: Flag) -> Bool { flags.contains(flag.spec.long) }
+
+    /// The option's last value, read as its type; a usage error when it is not one.
+    func value<V: ArgumentValue>(_ option: Option<V>) throws -> V? {
+        guard let raw = values[option.spec.long]?.last else { return nil }
+        return try read(raw, option)
+    }
+
+    /// Every value of a repeatable option, in order.
+    func all<V: ArgumentValue>(_ option: Option<V>) throws -> [V] {
+        try (values[option.spec.long] ?? []).map { try read($0, option) }
+    }
+
+    private func read<V: ArgumentValue>(_ raw: String, _ option: Option<V>) throws -> V {
+        guard let value = V(argument: raw) else {
+            throw UsageError(V.invalid(raw, option: option.spec.long), command: command)
+        }
+        return value
+    }
+
+    /// A usage error for this command.
+    func usage(_ message: String) -> UsageError { UsageError(message, command: command) }
+
+    /// Refuses `-` (standard input) among `operands`.
+    func refuseStdin(_ operands: ArraySlice<String>, _ message: String) throws {
+        if operands.contains("-") { throw usage(message) }
+    }
 }
 
 /// Parses `--name value`, `--name=value`, `-x`, `--` (ends options) and `-` (stdin,
 /// an operand), rejecting unknown options with a suggestion.
 enum ArgumentParser {
     static func parse(_ args: [String], spec: CommandSpec) throws -> ParsedArguments {
-        var result = ParsedArguments()
+        var result = ParsedArguments(command: spec.name)
         var i = 0
         var optionsDone = false
         while i < args.count {

@@ -9,16 +9,19 @@ enum Completions {
         }
     }
 
-    /// Values an option takes, where they are a fixed list.
-    private static func choices(_ option: OptionSpec) -> [String]? {
-        switch option.long {
-        case "color": return ["auto", "always", "never"]
-        case "policy": return MergePolicy.allCases.map(\.rawValue)
-        default: return nil
+    /// Values an option takes, where they are a fixed list (from its value's type).
+    private static func choices(_ option: OptionSpec) -> [String]? { option.choices }
+
+    private static func wantsFile(_ option: OptionSpec) -> Bool { option.completion == .directory }
+
+    /// The words a command's operands take, or nil for file names.
+    private static func operandWords(_ spec: CommandSpec) -> [String]? {
+        switch spec.operands {
+        case .files: return nil
+        case .words(let words): return words
+        case .commands: return names
         }
     }
-
-    private static func wantsFile(_ option: OptionSpec) -> Bool { option.value == "DIR" }
 
     private static var names: [String] { CommandTable.all.map(\.name) }
 
@@ -30,12 +33,11 @@ enum Completions {
             var prev = ""
             for o in valued {
                 let words = choices(o).map { "compgen -W '\($0.joined(separator: " "))' -- \"$cur\"" }
-                    ?? (wantsFile(o) ? "compgen -d -- \"$cur\"" : "compgen -f -- \"$cur\"")
+                    ?? (wantsFile(o) ? "compgen -d -- \"$cur\"" : o.completion == .none ? "true" : "compgen -f -- \"$cur\"")
                 prev += "            --\(o.long)) COMPREPLY=($(\(words))); return ;;\n"
             }
-            let operands = spec.name == "completions" ? "compgen -W 'bash zsh fish' -- \"$cur\""
-                : spec.name == "help" ? "compgen -W '\(names.joined(separator: " "))' -- \"$cur\""
-                : "compgen -f -- \"$cur\""
+            let operands = operandWords(spec).map { "compgen -W '\($0.joined(separator: " "))' -- \"$cur\"" }
+                ?? "compgen -f -- \"$cur\""
             cases += """
                 \(spec.name))
                     case "$prev" in
@@ -82,18 +84,14 @@ enum Completions {
                 var action = ""
                 if o.value != nil {
                     action = ":\(zshEscape(o.value ?? "value")):" + (choices(o).map { "(\($0.joined(separator: " ")))" }
-                        ?? (wantsFile(o) ? "_files -/" : " "))
+                        ?? (wantsFile(o) ? "_files -/" : o.completion == .none ? " " : "_files"))
                 }
                 let name = o.repeatable ? "*--\(o.long)" : "--\(o.long)"
                 specs.append("'\(name)[\(help)]\(action)'")
                 if let short = o.short { specs.append("'-\(short)[\(help)]'") }
             }
-            let operand: String
-            switch spec.name {
-            case "completions": operand = "'1:shell:(bash zsh fish)'"
-            case "help": operand = "'1:command:(\(names.joined(separator: " ")))'"
-            default: operand = "'*:file:_files'"
-            }
+            let operand = operandWords(spec).map { "'1:\(spec.operands == .commands ? "command" : "word"):(\($0.joined(separator: " ")))'" }
+                ?? "'*:file:_files'"
             functions += "_coolcal_\(spec.name)() {\n  _arguments \\\n    " + (specs + [operand]).joined(separator: " \\\n    ") + "\n}\n\n"
         }
         let described = CommandTable.all.map { "'\($0.name):\(zshEscape($0.summary))'" }.joined(separator: " ")
@@ -134,15 +132,11 @@ enum Completions {
                 if let short = o.short { line += " -s \(short)" }
                 if o.value != nil {
                     line += " -r"
-                    if let c = choices(o) { line += " -a '\(c.joined(separator: " "))'" } else { line += " -F" }
+                    if let c = choices(o) { line += " -a '\(c.joined(separator: " "))'" } else if o.completion != .none { line += " -F" }
                 }
                 lines.append(line + " -d '\(fishEscape(o.help))'")
             }
-            switch spec.name {
-            case "completions": lines.append("complete -c coolcal \(when) -a 'bash zsh fish'")
-            case "help": lines.append("complete -c coolcal \(when) -a '\(names.joined(separator: " "))'")
-            default: lines.append("complete -c coolcal \(when) -F")
-            }
+            lines.append("complete -c coolcal \(when) " + (operandWords(spec).map { "-a '\($0.joined(separator: " "))'" } ?? "-F"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

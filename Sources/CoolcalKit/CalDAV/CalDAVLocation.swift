@@ -10,12 +10,8 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
     public let user: String?
     public let password: String?
 
-    /// True when a calendar argument names a CalDAV collection rather than a file:
-    /// it starts with `http://` or `https://`, in any case.
-    public static func isURL(_ text: String) -> Bool {
-        let lower = text.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
-    }
+    /// True when a calendar argument names a CalDAV collection (see `CalendarLocation`).
+    public static func isURL(_ text: String) -> Bool { CalendarLocation.isURL(text) }
 
     /// Parses `text`; an unusable URL is an `.invalidURL` error that shows it redacted.
     public init(_ text: String) throws {
@@ -51,25 +47,8 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
         return segment.isEmpty ? (url.host ?? display) : segment
     }
 
-    /// The text with any `user:password@` in its authority removed. Works on text
-    /// that does not parse as a URL too, so that no error can echo a password.
-    ///
-    /// A URL that parses loses exactly its user info. One that does not — a password
-    /// with a raw `/`, `?` or `#` in it — loses everything from `://` to its last `@`:
-    /// where the authority ends cannot be told, so the message shows less rather than
-    /// a password.
-    public static func redact(_ text: String) -> String {
-        guard let scheme = text.range(of: "://") else { return text }
-        let rest = text[scheme.upperBound...]
-        if var components = URLComponents(string: text), components.host?.isEmpty == false {
-            guard components.user != nil || components.password != nil else { return text }
-            components.user = nil
-            components.password = nil
-            if let clean = components.string { return clean }
-        }
-        guard let at = rest.lastIndex(of: "@") else { return text }
-        return String(text[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
-    }
+    /// The text with any `user:password@` removed (see `CalendarLocation.redact`).
+    public static func redact(_ text: String) -> String { CalendarLocation.redact(text) }
 
     /// An href from the server (an absolute path or a full URL) as a URL on this
     /// collection's server; nil when it does not parse or points at another origin,

@@ -10,10 +10,13 @@ public enum InviteLoader {
     /// `merge` apply those to a calendar).
     public static func load(_ path: String, floatingZone: TimeZone) throws -> Invite {
         let invite = try parse(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
-        if invite.isCancellation {
-            throw InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL), not an invitation; apply it to a calendar with 'coolcal accept \(invite.source) CAL'")
-        }
+        if invite.isCancellation { throw cancellation(invite) }
         return invite
+    }
+
+    /// The error for a cancellation where an invitation was wanted.
+    public static func cancellation(_ invite: Invite) -> InviteError {
+        InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL), not an invitation; apply it to a calendar with 'coolcal accept \(invite.source) CAL'")
     }
 
     /// The invitation and, for an iTIP file, the message behind it (for writing the

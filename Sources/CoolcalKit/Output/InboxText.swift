@@ -10,10 +10,13 @@ struct InboxText {
         guard !entries.isEmpty else { return "You have no invitations\n" }
         let dates = DateText(style: style)
         var out = ""
+        // The local number (what `inbox open N` and every INVITE operand take), right-aligned.
+        let width = entries.map { String($0.number).count }.max() ?? 1
         for e in entries {
+            let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
             let title = e.title.isEmpty ? "---" : style.printable(e.title)
-            let line = "\(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            let line = "\(number) \(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
         let unread = entries.filter { !$0.read }.count
@@ -25,7 +28,7 @@ struct InboxText {
     func render(_ e: InboxEntry) -> String {
         let dates = DateText(style: style)
         return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
-            + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]\n"
+            + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
     }
 
     /// "2 hours ago", in the output locale.
@@ -47,7 +50,7 @@ struct InboxText {
             ("id", .string(e.id)), ("title", .string(e.title)), ("start", .string(e.start.jsonString)),
             ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
             ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
-            ("read", .bool(e.read)),
+            ("read", .bool(e.read)), ("number", .int(e.number)),
         ])
     }
 

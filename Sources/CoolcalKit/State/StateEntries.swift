@@ -38,6 +38,8 @@ public struct InboxEntry: Equatable, Sendable {
     public var receivedAt: Date
     /// Set by `markRead` (`coolcal inbox open ID`); a changed re-sent invitation clears it.
     public var read: Bool
+    /// The short local number `inbox` shows: the row's id (rows are never deleted, so it stays).
+    public var number: Int64 = 0
 }
 
 /// Where an answer stands with the server.

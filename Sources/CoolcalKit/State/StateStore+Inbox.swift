@@ -37,7 +37,7 @@ extension StateStore {
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
@@ -53,6 +53,19 @@ extension StateStore {
             try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE id = ?1")
                 .row([.text(id)]) { try inboxEntry($0) }
         }
+    }
+
+    /// The invitation an operand names: by its local number (what `inbox` shows),
+    /// else its id (a payload's id, an iTIP invitation's UID); nil when none.
+    public func entry(named key: String) throws -> InboxEntry? {
+        if let number = Int64(key), number > 0, key.allSatisfy(\.isASCII),
+           let entry = try database.transaction(.deferred, {
+               try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE rowid = ?1")
+                   .row([.integer(number)]) { try inboxEntry($0) }
+           }) {
+            return entry
+        }
+        return try entry(id: key)
     }
 
     /// Marks one invitation read. - Returns: false when there is no such invitation.
@@ -71,7 +84,7 @@ extension StateStore {
             id: id, title: row.text(1) ?? "",
             start: try time(row.text(2), column: "start", id: id), end: try time(row.text(3), column: "end", id: id),
             allDay: row.int(4) != 0, payload: row.text(5) ?? "",
-            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0)
+            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8))
     }
 
     // MARK: Badge

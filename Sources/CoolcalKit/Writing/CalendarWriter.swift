@@ -19,34 +19,35 @@ public struct CalendarWriter {
     /// lock and may throw to stop before anything is written (`--if-free`).
     public func write(_ event: NewEvent, to path: String,
                       check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
-        try write(change: event, to: path, check: check)
+        try write(change: event, to: CalendarLocation(path), check: check)
     }
 
-    /// Applies `change` to the calendar file or vdir at `path`.
-    func write(change: CalendarChange, to path: String,
+    /// Applies `change` to the calendar file, vdir or CalDAV collection at `location`.
+    func write(change: CalendarChange, to location: CalendarLocation,
                check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
-        if CalDAVLocation.isURL(path) {
+        switch location {
+        case .remote(let url):
             // The server has no lock to hold: `--if-free` is checked before (see
             // AcceptCommand), the etag guards the event's own resource.
-            let client = try CalDAVClient(calendar: path, environment: environment, diagnostics: diagnostics)
+            let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
             return try CalDAVWriter(client: client, attempts: attempts).write(change)
-        }
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue {
+        case .vdir(let path):
             let dir = AtomicFile.resolve(path)
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }
+            diagnostics?.note("\(path): locked")
             return try edit(change, file: try VdirNaming.file(for: change.uid, marker: change.marker, in: dir), check: check)
+        case .file(let path):
+            let real = AtomicFile.resolve(path)
+            let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path
+            guard FileManager.default.fileExists(atPath: parent) else {
+                throw WriteError(kind: .cannotCreate, path: path, message: "its directory does not exist")
+            }
+            let lock = try FileLock(path: FileLock.path(guarding: real), timeout: lockTimeout)
+            defer { lock.unlock() }
+            diagnostics?.note("\(path): locked")
+            return try edit(change, file: real, check: check)
         }
-        let real = AtomicFile.resolve(path)
-        let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: parent) else {
-            throw WriteError(kind: .cannotCreate, path: path, message: "its directory does not exist")
-        }
-        let lock = try FileLock(path: FileLock.path(guarding: real), timeout: lockTimeout)
-        defer { lock.unlock() }
-        return try edit(change, file: real, check: check)
     }
 
     private func edit(_ change: CalendarChange, file: String, check: (ICalCalendar) throws -> Void) throws -> WriteOutcome {
@@ -64,11 +65,18 @@ public struct CalendarWriter {
             try check(calendar)
             let text = CalendarText(bytes: [UInt8](original))
             let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: file)
-            guard let updated = edited else { return outcome }
+            guard let updated = edited else {
+                diagnostics?.note("\(file): nothing to write (\(outcome.describe(file)))")
+                return outcome
+            }
             try CalendarWriter.verify(updated, has: change.uid, file: file)
             let now = AtomicFile.status(file) == nil ? Data() : try InputFile.read(file)
-            guard now == original else { continue }
+            guard now == original else {
+                diagnostics?.note("\(file): changed by another program while being edited; reading it again")
+                continue
+            }
             try AtomicFile.write(updated, to: file, keeping: before)
+            diagnostics?.note("\(file): \(outcome.describe(file)) (temp file, fsync, rename)")
             return outcome
         }
         throw WriteError(kind: .busy, path: file, message: "changed by another program while coolcal was writing it; nothing written, try again")

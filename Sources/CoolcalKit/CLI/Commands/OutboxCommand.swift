@@ -2,17 +2,34 @@ import Foundation
 
 /// `coolcal outbox [flush]`: what waits for the server; `flush` delivers it now and
 /// exits 75 (77 for refused credentials) when something is left.
-struct OutboxCommand {
-    let answers: Answers
+struct OutboxCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "outbox",
+        usage: "coolcal outbox [options] [flush]",
+        summary: "show the answers waiting for the server, or deliver them now",
+        options: [SharedOptions.json.spec, SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec],
+        examples: ["coolcal outbox", "coolcal outbox flush"])
 
-    func run(flush: Bool, json: Bool, _ out: TextSink) throws -> ExitStatus {
+    var common: CommonOptions
+    var flush: Bool
+
+    init(_ p: ParsedArguments) throws {
+        guard p.operands.isEmpty || p.operands == ["flush"] else { throw p.usage("outbox takes nothing, or 'flush'") }
+        flush = !p.operands.isEmpty
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let answers = try context.answers
+        let json = common.json
+        let out = context.out
         let store = try answers.open()
         if flush {
             guard let server = try answers.server() else {
                 throw UsageError("no server is configured (--server, COOLCAL_SERVER or 'server =' in the config)", command: "outbox")
             }
             let s = try answers.drainer(store, server).drain(lockTimeout: answers.settings.lockTimeout)
-            out.write("delivered \(s.delivered), refused \(s.failed), still queued \(s.queued)\n")
+            context.say("delivered \(s.delivered), refused \(s.failed), still queued \(s.queued)")
             if s.denied {
                 throw ServerError(message: "\(RSVPClient.redacted(server)): the server refused the credentials", denied: true)
             }

@@ -1,9 +1,36 @@
 import Foundation
 
 /// `coolcal config`: every effective setting and where it came from.
+struct ConfigCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "config",
+        usage: "coolcal config [options]",
+        summary: "show the effective settings and where each comes from",
+        options: [SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec,
+                  SharedOptions.server.spec, SharedOptions.json.spec],
+        examples: ["coolcal config", "coolcal config --json"])
+
+    var common: CommonOptions
+    var buffer: Buffer?
+
+    init(_ p: ParsedArguments) throws {
+        guard p.operands.isEmpty else { throw p.usage("config takes no arguments") }
+        common = try CommonOptions(p)
+        buffer = try p.value(SharedOptions.buffer)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let report = ConfigReport(settings: try context.settings, common: common, buffer: buffer,
+                                  environment: context.environment.variables, answers: try context.answers)
+        context.out.write(report.render(json: common.json))
+        return .ok
+    }
+}
+
+/// The rows `coolcal config` shows.
 struct ConfigReport {
     let settings: Settings
-    let common: CommonRequest
+    let common: CommonOptions
     let buffer: Buffer?
     let environment: [String: String]
     let answers: Answers

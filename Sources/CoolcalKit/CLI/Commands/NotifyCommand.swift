@@ -6,12 +6,28 @@ import Foundation
 /// carries the total; 0 resets), and `aps.category` blanked when the invitation is
 /// invalid or a calendar is unreadable (the app then showed a plain notification).
 /// Valid invitations go into the inbox.
-struct NotifyCommand {
-    let settings: Settings
-    let common: CommonRequest
-    let diagnostics: Diagnostics
+struct NotifyCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "notify",
+        usage: "coolcal notify [options] INVITE [CAL...]",
+        summary: "rewrite a push payload's notification text and badge (a push-pipeline filter)",
+        options: [SharedOptions.tz.spec, SharedOptions.state.spec],
+        examples: ["coolcal notify payload.json > shown.json", "receiver | coolcal notify - ~/cal.ics | display"])
 
-    func run(path: String, calendars: [String], _ out: TextSink) throws -> ExitStatus {
+    var common: CommonOptions
+    var path: String
+    var calendars: [String]
+
+    init(_ p: ParsedArguments) throws {
+        guard let invite = p.operands.first else { throw p.usage("missing a payload") }
+        path = invite
+        calendars = Array(p.operands.dropFirst())
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        let diagnostics = context.diagnostics
         let name = InputFile.displayName(path)
         let data = try InputFile.read(path)
         guard data.count <= InviteLoader.maxBytes else {
@@ -21,7 +37,7 @@ struct NotifyCommand {
               case .object(var payload)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             throw InviteError(file: name, message: "not a push payload (notify filters JSON objects)")
         }
-        let answers = Answers(settings: settings, common: common, diagnostics: diagnostics)
+        let answers = try context.answers
         _ = try answers.server()
         let store = try answers.open()
         var aps: [(String, JSONValue)] = []
@@ -41,7 +57,7 @@ struct NotifyCommand {
         }
         for calendar in calendars {
             do {
-                _ = try CalendarSource.load(path: calendar, environment: settings.environment, diagnostics: diagnostics)
+                _ = try settings.reader.load(CalendarLocation(calendar), window: nil)
             } catch {
                 diagnostics.warn("\(error); shown as a plain notification")
                 plain = true
@@ -57,7 +73,7 @@ struct NotifyCommand {
             break
         }
         set(&payload, "aps", .object(aps))
-        out.write(JSONWriter.string(.object(payload), pretty: false))
+        context.out.write(JSONWriter.string(.object(payload), pretty: false))
         try answers.deliver(store)
         return .ok
     }

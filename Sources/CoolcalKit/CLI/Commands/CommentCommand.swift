@@ -1,0 +1,32 @@
+import Foundation
+
+/// `coolcal comment INVITE TEXT`: records a comment and sends it to the server.
+struct CommentCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "comment",
+        usage: "coolcal comment [options] INVITE TEXT",
+        summary: "send a comment on an invitation to the inviting server",
+        options: [SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec],
+        examples: ["coolcal comment invite.json 'Running 10 minutes late'"])
+
+    var common: CommonOptions
+    var invite: String
+    var text: String
+
+    init(_ p: ParsedArguments) throws {
+        guard p.operands.count == 2 else { throw p.usage("comment needs an invitation and the text") }
+        guard !p.operands[1].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw p.usage("the comment is empty")
+        }
+        invite = p.operands[0]
+        text = p.operands[1]
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let invite = try InviteOperand.load(invite, context)
+        try context.answers.record(.comment, for: invite, comment: text)
+        context.say("commented: \(invite.title) (id \(invite.id.text))")
+        return .ok
+    }
+}

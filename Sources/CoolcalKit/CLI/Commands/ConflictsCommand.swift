@@ -1,0 +1,91 @@
+/// `coolcal conflicts INVITE CAL...`: the main job, for people and scripts.
+struct ConflictsCommand: CommandUnit, Equatable {
+    static let suggest = Option<SlotCount>("suggest", value: "N", completion: .none, help: "also list the next N free slots of the invitation's length")
+    static let hours = Option<WorkingHours>("hours", value: "HH:MM-HH:MM", completion: .none, help: "working hours for --suggest, in --tz (default 09:00-18:00; config: hours)")
+    static let weekends = Flag("weekends", help: "let --suggest use Saturdays and Sundays")
+    static let quiet = Flag("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)")
+
+    static let spec = CommandSpec(
+        name: "conflicts",
+        usage: "coolcal conflicts [options] INVITE [CAL...]",
+        summary: "report the busy events in an invitation's buffered window",
+        options: [
+            SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
+            suggest.spec, hours.spec, weekends.spec, quiet.spec, SharedOptions.color.spec,
+        ],
+        examples: [
+            "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
+            "coolcal conflicts --json --buffer 30m - work.ics < invite.json",
+            "coolcal conflicts --suggest 3 --hours 08:30-17:00 invite.json work.ics",
+        ])
+
+    var common: CommonOptions
+    var invite: String
+    var calendars: [String]
+    var buffer: Buffer?
+    var suggest: Int?
+    var hours: WorkingHours?
+    var weekends = false
+
+    init(_ p: ParsedArguments) throws {
+        guard let invite = p.operands.first else {
+            throw p.usage("missing an invitation (and calendars, unless the config names some)")
+        }
+        self.invite = invite
+        calendars = Array(p.operands.dropFirst())
+        common = try CommonOptions(p)
+        buffer = try p.value(SharedOptions.buffer)
+        suggest = try p.value(Self.suggest)?.count
+        hours = try p.value(Self.hours)
+        weekends = p.has(Self.weekends)
+        try p.refuseStdin(p.operands.dropFirst(), "only the invitation can be read from standard input")
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        let invite = try InviteOperand.load(invite, context)
+        let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
+                                  reader: settings.reader)
+        let slots = suggest.map { _ in
+            SlotFinder(finder: check.finder, hours: hours ?? settings.config.hours ?? .standard, weekends: weekends)
+        }
+        // Free slots are sought for the first instance of a recurring invitation.
+        let wider = slots.map { $0.searchWindow(for: invite.first).union(check.finder.window(for: invite)) }
+        let (report, occurrences) = try check.run(invite, against: try settings.calendars(calendars, command: "conflicts"),
+                                                  window: wider)
+        let suggestions = slots.map { $0.suggestions(for: invite.first, count: suggest ?? 0, occurrences: occurrences) }
+        guard !common.quiet else { return report.free ? .ok : .busy }
+        if common.json {
+            var doc = JSONDocuments.conflicts(report)
+            if let suggestions, case .object(var pairs) = doc {
+                pairs.append(("suggestions", JSONDocuments.suggestions(suggestions)))
+                doc = .object(pairs)
+            }
+            context.out.write(JSONWriter.string(doc))
+        } else {
+            context.out.write(ConflictsText(style: settings.style).render(report, suggestions: suggestions))
+        }
+        return report.free ? .ok : .busy
+    }
+}
+
+/// `--suggest N`: how many free slots, 1 to 100.
+struct SlotCount: ArgumentValue, Equatable {
+    var count: Int
+
+    init?(argument: String) {
+        guard let n = Int(argument), (1...100).contains(n) else { return nil }
+        count = n
+    }
+
+    static func invalid(_ text: String, option: String) -> String {
+        "--\(option) needs a number from 1 to 100, not '\(text)'"
+    }
+}
+
+extension TimeWindow {
+    /// The smallest window holding both.
+    func union(_ other: TimeWindow) -> TimeWindow {
+        TimeWindow(start: min(start, other.start), end: max(end, other.end))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// `coolcal inbox [open N]`: the received invitations, newest first; viewing the
+/// inbox clears the badge, opening one marks it read.
+struct InboxCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "inbox",
+        usage: "coolcal inbox [options] [open N]",
+        summary: "list received invitations (newest first), or open one and mark it read",
+        options: [SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.state.spec, SharedOptions.color.spec],
+        examples: ["coolcal inbox", "coolcal inbox open 3", "coolcal inbox --json"])
+
+    var common: CommonOptions
+    /// The number, id or UID of the invitation to open.
+    var open: String?
+
+    init(_ p: ParsedArguments) throws {
+        switch p.operands.count {
+        case 0: open = nil
+        case 2 where p.operands[0] == "open": open = p.operands[1]
+        default: throw p.usage("inbox takes nothing, or 'open N'")
+        }
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        let answers = try context.answers
+        _ = try answers.server()
+        let store = try answers.open()
+        let text = InboxText(style: settings.style, now: settings.now)
+        if let open {
+            guard let found = try store.entry(named: open), try store.markRead(id: found.id),
+                  let entry = try store.entry(id: found.id) else {
+                throw InputFileError(kind: .missing, path: open, reason: "no " + InviteOperand.notInInbox)
+            }
+            context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
+        } else {
+            let entries = try store.inbox()
+            try store.resetBadge()
+            context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))
+        }
+        try answers.deliver(store)
+        return .ok
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// `coolcal reply --me ADDRESS --accept|--decline|--tentative [--comment TEXT] INVITE`:
+/// prints the attendee's `METHOD:REPLY` for an iCalendar invitation; writes nothing.
+struct ReplyCommand: CommandUnit, Equatable {
+    static let accept = Flag("accept", help: "answer that you attend (PARTSTAT=ACCEPTED)")
+    static let decline = Flag("decline", help: "answer that you do not attend (PARTSTAT=DECLINED)")
+    static let tentative = Flag("tentative", help: "answer that you may attend (PARTSTAT=TENTATIVE)")
+    static let comment = Option<String>("comment", value: "TEXT", completion: .none, help: "a note for the organizer (COMMENT)")
+    static let me = Option<String>("me", value: "ADDRESS", repeatable: true, completion: .none, help: "the attendee you answer as (default: config me)")
+
+    static let spec = CommandSpec(
+        name: "reply",
+        usage: "coolcal reply --me ADDRESS --accept|--decline|--tentative [options] INVITE",
+        summary: "print an iTIP answer (METHOD:REPLY) to an iCalendar invitation, ready to mail",
+        options: [accept.spec, decline.spec, tentative.spec, comment.spec, me.spec],
+        examples: [
+            "coolcal reply --me me@example.com --accept invite.ics > reply.ics",
+            "coolcal reply --me me@example.com --decline --comment 'On holiday' invite.ics",
+        ])
+
+    var common: CommonOptions
+    var invite: String
+    /// ACCEPTED, DECLINED or TENTATIVE.
+    var partstat: String
+    var comment: String?
+
+    init(_ p: ParsedArguments) throws {
+        let answers = [(Self.accept, "ACCEPTED"), (Self.decline, "DECLINED"), (Self.tentative, "TENTATIVE")].filter { p.has($0.0) }
+        guard answers.count == 1 else {
+            throw p.usage(answers.isEmpty ? "missing the answer: --accept, --decline or --tentative"
+                                          : "give one answer, not --\(answers.map(\.0.spec.long).joined(separator: " and --"))")
+        }
+        guard p.operands.count == 1 else {
+            throw p.usage(p.operands.isEmpty ? "missing an invitation" : "reply takes one invitation")
+        }
+        invite = p.operands[0]
+        partstat = answers[0].1
+        comment = try p.value(Self.comment)
+        if let comment, comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw p.usage("the comment is empty")
+        }
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        guard !settings.me.isEmpty else {
+            throw UsageError("missing --me ADDRESS (the attendee you answer as; or 'me' in the config)", command: "reply")
+        }
+        let file = try InviteOperand.open(invite, context)
+        let invite = file.invite
+        guard let message = file.message else {
+            throw InviteError(file: invite.source, message: "is a push payload; a REPLY answers an iCalendar invitation (use 'coolcal accept' or 'coolcal decline')")
+        }
+        guard !invite.isCancellation else {
+            throw InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL); there is nothing to answer")
+        }
+        guard let text = message.reply(me: settings.me, partstat: partstat, comment: comment, now: settings.now) else {
+            let listed = message.attendees.map { PrintableText.clean($0, keepNewlines: false) }
+            let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
+            throw InviteError(file: invite.source, message: "\(settings.me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")
+        }
+        context.out.write(text)
+        return .ok
+    }
+}

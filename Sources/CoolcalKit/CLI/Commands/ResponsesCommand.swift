@@ -1,0 +1,25 @@
+/// `coolcal responses`: the answers given, by the invitation's start.
+struct ResponsesCommand: CommandUnit, Equatable {
+    static let spec = CommandSpec(
+        name: "responses",
+        usage: "coolcal responses [options]",
+        summary: "list the answers given, by the invitation's start",
+        options: [SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.state.spec, SharedOptions.color.spec],
+        examples: ["coolcal responses", "coolcal responses --json"])
+
+    var common: CommonOptions
+
+    init(_ p: ParsedArguments) throws {
+        guard p.operands.isEmpty else { throw p.usage("responses takes no arguments") }
+        common = try CommonOptions(p)
+    }
+
+    func run(_ context: RunContext) throws -> ExitStatus {
+        let answers = try context.answers
+        _ = try answers.server()
+        let store = try answers.open()
+        try answers.deliver(store)
+        context.out.write(ResponsesText(style: try context.settings.style).render(try store.responses(), json: common.json))
+        return .ok
+    }
+}

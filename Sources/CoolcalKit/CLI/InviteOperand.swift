@@ -1,0 +1,43 @@
+import Foundation
+
+/// An INVITE operand: an existing path (or `-`, standard input) is a file; anything
+/// else names an inbox entry — by the local number `inbox` shows, a payload's id or
+/// an iTIP invitation's UID.
+enum InviteOperand {
+    /// What `inbox open` and INVITE operands say when no entry has that name.
+    static let notInInbox = "invitation in the inbox with this number, id or UID"
+
+    /// An invitation to check or answer; a cancellation is refused (only `accept` and
+    /// `merge` apply those to a calendar).
+    static func load(_ operand: String, _ context: RunContext) throws -> Invite {
+        let zone = try context.settings.zone
+        guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.load(operand, floatingZone: zone) }
+        let invite = try InviteLoader.parse(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
+        if invite.isCancellation { throw InviteLoader.cancellation(invite) }
+        return invite
+    }
+
+    /// The invitation and, for iTIP, the message behind it.
+    static func open(_ operand: String, _ context: RunContext) throws -> InvitationFile {
+        let zone = try context.settings.zone
+        guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.open(operand, floatingZone: zone) }
+        return try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
+    }
+
+    /// What messages call an invitation read from the inbox.
+    private static func name(_ entry: InboxEntry) -> String { "inbox \(entry.number)" }
+
+    /// Nil for a file; the entry for an inbox name; 66 when it is neither. The state
+    /// is only read, never created, for this.
+    private static func inboxEntry(_ operand: String, _ context: RunContext) throws -> InboxEntry? {
+        if operand == "-" || FileManager.default.fileExists(atPath: operand) { return nil }
+        let answers = try context.answers
+        let entry = FileManager.default.fileExists(atPath: answers.stateDirectory + "/" + StateStore.fileName)
+            ? try answers.open().entry(named: operand) : nil
+        guard let entry else {
+            throw InputFileError(kind: .missing, path: operand, reason: "no such file or directory, nor an \(notInInbox)")
+        }
+        context.note("\(operand): read from the inbox (number \(entry.number), id \(entry.id))")
+        return entry
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// Flags merged with the config file and the environment (`SettingsTable` says which
+/// wins).
+struct Settings {
+    let zone: TimeZone
+    let me: [String]
+    let config: Config
+    let style: TextStyle
+    let now: Date
+    let lockTimeout: TimeInterval
+    let environment: [String: String]
+    /// Where loading calendars reports warnings (a CalDAV netrc readable by others).
+    let diagnostics: Diagnostics
+
+    init(_ common: CommonOptions, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
+        self.diagnostics = diagnostics
+        config = try Config.load(environment: env.variables, diagnostics: diagnostics)
+        zone = try Settings.zone(common, config, env.variables, diagnostics)
+        me = common.me.isEmpty ? config.me : common.me
+        let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
+        let color: Bool
+        switch common.color {
+        case .always: color = true
+        case .never: color = false
+        case .auto: color = env.stdoutIsTerminal && !noColor
+        }
+        style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
+                          unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
+        now = env.now
+        environment = env.variables
+        lockTimeout = FileLock.timeout(environment: env.variables)
+    }
+
+    /// The domain for UIDs of accepted invitations.
+    var domain: String { NewEvent.domain(configured: config.domain) }
+
+    func buffer(_ flag: Buffer?) -> Buffer { flag ?? config.buffer ?? .standard }
+
+    private static func zone(_ common: CommonOptions, _ config: Config, _ env: [String: String],
+                             _ diagnostics: Diagnostics) throws -> TimeZone {
+        if let name = common.tz {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: common.command)
+            }
+            return zone.timeZone
+        }
+        if let name = config.tz {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw ConfigError(message: "\(config.path ?? "config"): tz '\(name)' is not a known time zone")
+            }
+            return zone.timeZone
+        }
+        if let tz = env["TZ"], !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let zone = ZoneBook.systemZone(named: name) as? SystemZone { return zone.timeZone }
+            diagnostics.warn("TZ '\(tz)' is not a known time zone; using \(TimeZone.current.identifier)")
+        }
+        return TimeZone.current
+    }
+
+    func expansion() -> ExpansionOptions {
+        ExpansionOptions(floatingZone: zone, me: me)
+    }
+
+    /// The calendars named on the command line, else those of the config file, each
+    /// probed once (URL, directory, file).
+    func calendars(_ named: [String], command: String) throws -> [CalendarLocation] {
+        if !named.isEmpty { return named.map(CalendarLocation.init) }
+        guard !config.calendars.isEmpty else {
+            throw UsageError("missing a calendar (name one, or add 'calendar = PATH' to the config file)", command: command)
+        }
+        return config.calendars.map(CalendarLocation.init)
+    }
+
+    /// The main job's reader for this run: expansion options, environment, diagnostics.
+    var reader: CalendarReader {
+        CalendarReader(options: expansion(), environment: environment, diagnostics: diagnostics)
+    }
+
+    /// A writer for calendars with this run's lock timeout and environment.
+    var writer: CalendarWriter {
+        var writer = CalendarWriter(lockTimeout: lockTimeout)
+        writer.environment = environment
+        writer.diagnostics = diagnostics
+        return writer
+    }
+}

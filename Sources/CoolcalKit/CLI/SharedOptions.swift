@@ -1,0 +1,70 @@
+/// The options several commands share, each declared once.
+enum SharedOptions {
+    static let json = Flag("json", help: "print JSON for programs (see coolcal(1) for the fields)")
+    static let tz = Option<String>("tz", value: "ZONE", help: "zone for all-day dates, floating times and output (default: config tz, TZ, the system zone)")
+    static let me = Option<String>("me", value: "ADDRESS", repeatable: true, completion: .none, help: "your calendar address; events you declined are free (repeatable; config: me)")
+    static let color = Option<ColorChoice>("color", value: "WHEN", help: "colour: auto (on a terminal unless NO_COLOR is set), always or never")
+    static let state = Option<String>("state", value: "DIR", completion: .directory, help: "where answers, the inbox and the outbox live (default: COOLCAL_STATE, $XDG_DATA_HOME/coolcal)")
+    static let server = Option<String>("server", value: "URL", completion: .none, help: "the inviting server that answers go to (default: COOLCAL_SERVER, config server)")
+    static let buffer = Option<Buffer>("buffer", value: "DURATION", completion: .none, help: "time before and after the invitation (default: config buffer, else 2h; e.g. 90m, 1h30m, 0)")
+    static let quiet = Flag("quiet", short: "q", help: "print nothing but errors and warnings; the exit status tells")
+    static let verbose = Flag("verbose", short: "v", help: "say on stderr what was done and why (what was read, parsed, written, sent)")
+    static let help = Flag("help", short: "h", help: "show this help")
+}
+
+/// When to colour output.
+public enum ColorChoice: String, Equatable, Sendable, CaseIterable, ArgumentValue {
+    case auto, always, never
+
+    init?(argument: String) { self.init(rawValue: argument) }
+    static var choices: [String]? { allCases.map(\.rawValue) }
+    static func invalid(_ text: String, option: String) -> String {
+        "--\(option) must be auto, always or never, not '\(text)'"
+    }
+}
+
+/// The options that shape a run's settings, read from any command's arguments (an
+/// option the command does not declare is simply absent).
+struct CommonOptions: Equatable {
+    var json = false
+    var tz: String?
+    var me: [String] = []
+    var color: ColorChoice = .auto
+    /// `--state DIR`.
+    var state: String?
+    /// `--server URL`.
+    var server: String?
+    var quiet = false
+    var verbose = false
+    /// The command they belong to, for usage messages.
+    var command: String?
+
+    init(command: String? = nil) { self.command = command }
+
+    init(_ p: ParsedArguments) throws {
+        command = p.command
+        json = p.has(SharedOptions.json)
+        tz = try p.value(SharedOptions.tz)
+        me = try p.all(SharedOptions.me)
+        color = try p.value(SharedOptions.color) ?? .auto
+        state = try p.value(SharedOptions.state)
+        server = try p.value(SharedOptions.server)
+        quiet = p.has(SharedOptions.quiet)
+        verbose = p.has(SharedOptions.verbose)
+    }
+}
+
+extension Buffer: ArgumentValue {
+    init?(argument: String) { self.init(parsing: argument) }
+    static func invalid(_ text: String, option: String) -> String {
+        Buffer.isTooLong(text) ? "--\(option) '\(text)' is longer than the limit of \(Buffer.maximumDays) days"
+            : "--\(option) '\(text)' is not a duration (e.g. 2h, 90m, 1h30m, 0)"
+    }
+}
+
+extension WorkingHours: ArgumentValue {
+    init?(argument: String) { self.init(parsing: argument) }
+    static func invalid(_ text: String, option: String) -> String {
+        "--\(option) '\(text)' is not a range like 09:00-18:00"
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The main job's reading half: calendars at their locations → the occurrences in a
+/// window. One path for every command that reads calendars.
+public struct CalendarReader {
+    public var options: ExpansionOptions
+    /// `NETRC`, `HOME` and `COOLCAL_SERVER_TIMEOUT` for CalDAV.
+    public var environment: [String: String]
+    public var diagnostics: Diagnostics
+
+    public init(options: ExpansionOptions, environment: [String: String], diagnostics: Diagnostics) {
+        self.options = options
+        self.environment = environment
+        self.diagnostics = diagnostics
+    }
+
+    /// Every occurrence in `window` of the calendars at `locations`, sorted; only
+    /// what may reach the window is parsed.
+    public func occurrences(in window: TimeWindow, from locations: [CalendarLocation]) throws -> [Occurrence] {
+        expand(try load(locations, window: window), in: window)
+    }
+
+    /// The occurrences in `window` of calendars already read.
+    public func expand(_ calendars: [LoadedCalendar], in window: TimeWindow) -> [Occurrence] {
+        let occurrences = OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, calendars: calendars)
+        diagnostics.note("\(occurrences.count) occurrence\(occurrences.count == 1 ? "" : "s") in \(window.jsonString)")
+        return occurrences
+    }
+
+    /// Reads calendars; with a `window`, only what may reach it is parsed.
+    public func load(_ locations: [CalendarLocation], window: TimeWindow?) throws -> [LoadedCalendar] {
+        try locations.map { try load($0, window: window) }
+    }
+
+    /// Reads a file, every `*.ics` of a vdir (sorted, hidden files skipped), or a
+    /// CalDAV collection (`CalDAVCalendar`).
+    public func load(_ location: CalendarLocation, window: TimeWindow?) throws -> LoadedCalendar {
+        let calendar: LoadedCalendar
+        switch location {
+        case .remote(let url):
+            calendar = try CalDAVCalendar.load(url, window: window, environment: environment, diagnostics: diagnostics)
+        case .file(let path):
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw InputFileError(kind: .missing, path: path, reason: "no such file or directory")
+            }
+            let file = try read(path, window: window)
+            calendar = LoadedCalendar(name: location.name, color: file.color, files: [file])
+        case .vdir(let path):
+            let entries: [String]
+            do {
+                entries = try FileManager.default.contentsOfDirectory(atPath: path)
+            } catch {
+                throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
+            }
+            let names = entries.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+            let files = try names.map { try read((path as NSString).appendingPathComponent($0), window: window) }
+            let color = Self.metadata(path, "color") ?? files.lazy.compactMap(\.color).first
+            calendar = LoadedCalendar(name: location.name, color: color, files: files)
+        }
+        diagnostics.note("read \(location.shown): \(describe(location, calendar))")
+        return calendar
+    }
+
+    private func describe(_ location: CalendarLocation, _ calendar: LoadedCalendar) -> String {
+        let events = calendar.files.reduce(0) { $0 + $1.events.count }
+        let what = "\(events) event\(events == 1 ? "" : "s") parsed"
+        switch location {
+        case .file: return what
+        case .vdir: return "\(calendar.files.count) file\(calendar.files.count == 1 ? "" : "s"), " + what
+        case .remote: return "\(calendar.files.count) resource\(calendar.files.count == 1 ? "" : "s"), " + what
+        }
+    }
+
+    private func read(_ path: String, window: TimeWindow?) throws -> ICalCalendar {
+        if let window { return try ICalReader.read(contentsOf: path, window: window) }
+        return try ICalReader.read(InputFile.read(path), file: path)
+    }
+
+    /// vdirsyncer keeps `color` and `displayname` files in a vdir.
+    private static func metadata(_ directory: String, _ key: String) -> String? {
+        let file = (directory as NSString).appendingPathComponent(key)
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+}
+
+extension CalendarLocation {
+    /// The name a calendar goes by in output: its file or directory base name, or a
+    /// CalDAV collection's last path segment (never anything of its credentials).
+    public var name: String {
+        switch self {
+        case .file(let p), .vdir(let p): return URL(fileURLWithPath: p).lastPathComponent
+        case .remote(let url): return (try? CalDAVLocation(url).name) ?? CalendarLocation.redact(url)
+        }
+    }
+}
+
+extension TimeWindow {
+    /// `START/END` in UTC, for notes.
+    var jsonString: String {
+        OccurrenceTime.instant(start).jsonString + "/" + OccurrenceTime.instant(end).jsonString
+    }
+}

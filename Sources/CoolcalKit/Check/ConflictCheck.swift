@@ -1,0 +1,31 @@
+/// The main job, one call: an invitation and the calendars' locations in, the
+/// report of what is busy in its buffered window out.
+///
+/// invitation → window (`ConflictFinder`) → occurrences (`CalendarReader`) → report.
+public struct ConflictCheck {
+    public var finder: ConflictFinder
+    public var reader: CalendarReader
+
+    public init(finder: ConflictFinder, reader: CalendarReader) {
+        self.finder = finder
+        self.reader = reader
+    }
+
+    /// The report, and the occurrences it was made from (read over `window` when one
+    /// is given — wider than the invitation's, for free slots — else over the
+    /// invitation's buffered window).
+    public func run(_ invite: Invite, against locations: [CalendarLocation],
+                    window wider: TimeWindow? = nil) throws -> (report: ConflictReport, occurrences: [Occurrence]) {
+        let window = wider ?? finder.window(for: invite)
+        reader.diagnostics.note("window \(finder.window(for: invite).jsonString) (\(finder.buffer.description) buffer)")
+        let occurrences = try reader.occurrences(in: window, from: locations)
+        return (report(invite, occurrences), occurrences)
+    }
+
+    /// The report for occurrences already at hand (`merge` reads once for many).
+    public func report(_ invite: Invite, _ occurrences: [Occurrence]) -> ConflictReport {
+        let report = finder.report(for: invite, occurrences: occurrences)
+        reader.diagnostics.note("\(invite.title): \(report.free ? "free" : "busy") (\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s"), \(report.ignored.count) ignored)")
+        return report
+    }
+}
