@@ -103,6 +103,21 @@ import Testing
         #expect((json["buffer"] as? [String: String]) == ["value": "1 h 30 min", "source": "config file"])
     }
 
+    /// One precedence for every key: flag > environment > config file > default.
+    @Test func flagBeatsEnvironmentBeatsConfig() throws {
+        let home = try Binary.configHome("server = http://config.example/\n")
+        func server(_ args: [String], _ env: [String: String]) throws -> [String: String]? {
+            let run = try Binary.run(["config", "--json"] + args, env: env.merging(["XDG_CONFIG_HOME": home]) { $1 })
+            return try Binary.json(run.stdout)["server"] as? [String: String]
+        }
+        #expect(try server([], [:]) == ["value": "http://config.example/", "source": "config file"])
+        #expect(try server([], ["COOLCAL_SERVER": "http://env.example/"]) == ["value": "http://env.example/", "source": "COOLCAL_SERVER"])
+        #expect(try server(["--server", "http://flag.example/"], ["COOLCAL_SERVER": "http://env.example/"])
+                == ["value": "http://flag.example/", "source": "command line"])
+        let timeout = try Binary.json(try Binary.run(["config", "--json"], env: ["COOLCAL_SERVER_TIMEOUT": "7"]).stdout)
+        #expect((timeout["http timeout"] as? [String: String]) == ["value": "7 s", "source": "COOLCAL_SERVER_TIMEOUT"])
+    }
+
     @Test func defaultCalendarsComeFromTheConfig() throws {
         let home = try Binary.configHome("calendar = \(Binary.sample("work.ics"))\n")
         let run = try Binary.run(["conflicts", "--json", Binary.sample("invite.json")], env: ["XDG_CONFIG_HOME": home])

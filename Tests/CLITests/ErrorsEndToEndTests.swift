@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func missingFiles() throws {
-        expectError(try Binary.run(["conflicts", "nope.json", calendar]), 66, "nope.json: no such file or directory")
+        expectError(try Binary.run(["conflicts", "nope.json", calendar]), 66,
+                    "nope.json: no such file or directory, nor an invitation in the inbox with this number, id or UID")
         expectError(try Binary.run(["conflicts", Binary.sample("invite.json"), "nope.ics"]), 66,
                     "nope.ics: no such file or directory")
         expectError(try Binary.run(["events", "nope.ics"]), 66, "nope.ics: no such file or directory")

@@ -20,16 +20,14 @@ struct Answers {
 
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
     var stateDirectory: String {
-        if let flag = common.state { return flag }
-        if let env = environment["COOLCAL_STATE"], !env.isEmpty { return env }
+        if let dir = settings.setting(SettingsTable.state).value { return dir }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
         return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
     }
 
     /// `--server`, `COOLCAL_SERVER`, config `server`; nil when none is set.
     func server() throws -> URL? {
-        let raw = common.server ?? environment["COOLCAL_SERVER"].flatMap { $0.isEmpty ? nil : $0 } ?? settings.config.server
-        guard let raw else { return nil }
+        guard let raw = settings.setting(SettingsTable.server).value else { return nil }
         guard let url = URL(string: raw), RSVPClient.isUsableServer(url) else {
             throw UsageError("server '\(raw)' is not an http:// or https:// URL", command: common.command)
         }
@@ -53,7 +51,7 @@ struct Answers {
     /// A drainer whose per-request timeout is `COOLCAL_SERVER_TIMEOUT` seconds (default 5):
     /// a stalled server must not hang cron.
     func drainer(_ store: StateStore, _ server: URL) -> OutboxDrainer {
-        let timeout = environment["COOLCAL_SERVER_TIMEOUT"].flatMap(TimeInterval.init).map { min(max($0, 0.1), 300) } ?? 5
+        let timeout = settings.serverTimeout
         return OutboxDrainer(store: store, server: server, requestTimeout: timeout, resourceTimeout: timeout * 3)
     }
 

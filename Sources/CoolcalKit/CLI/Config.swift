@@ -1,9 +1,8 @@
 import Foundation
 
 /// `$XDG_CONFIG_HOME/coolcal/config` (default `~/.config/coolcal/config`):
-/// `key = value` lines, `#` comments. Keys: `me` and `calendar` (repeatable), `buffer`,
-/// `tz`, `hours`, `domain`, `server`.
-/// Flags override it.
+/// `key = value` lines, `#` comments. Keys: those of `SettingsTable` (`me` and
+/// `calendar` repeat). Flags and coolcal's environment variables override it.
 public struct Config: Equatable {
     public var me: [String] = []
     public var buffer: Buffer?
@@ -17,6 +16,8 @@ public struct Config: Equatable {
     /// The inviting server's base URL.
     public var server: String?
     public var path: String?
+    /// Every value as written, by key (calendars with `~/` expanded), for `SettingsTable`.
+    public var values: [String: [String]] = [:]
 
     public init() {}
 
@@ -54,6 +55,11 @@ public struct Config: Equatable {
             }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard SettingsTable.configKeys.contains(key) else {
+                diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
+                continue
+            }
+            config.values[key, default: []].append(key == "calendar" ? expandTilde(value, env: env) : value)
             switch key {
             case "me":
                 config.me.append(value)
@@ -77,7 +83,7 @@ public struct Config: Equatable {
             case "server":
                 config.server = value
             default:
-                diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
+                break
             }
         }
         return config

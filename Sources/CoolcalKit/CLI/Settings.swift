@@ -9,6 +9,9 @@ struct Settings {
     let style: TextStyle
     let now: Date
     let lockTimeout: TimeInterval
+    /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`, default 5,
+    /// 0.1 to 300): a stalled server must not hang cron.
+    let serverTimeout: TimeInterval
     let environment: [String: String]
     /// Where loading calendars reports warnings (a CalDAV netrc readable by others).
     let diagnostics: Diagnostics
@@ -17,7 +20,8 @@ struct Settings {
         self.diagnostics = diagnostics
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
         zone = try Settings.zone(common, config, env.variables, diagnostics)
-        me = common.me.isEmpty ? config.me : common.me
+        given = common.given
+        me = SettingsTable.resolve(SettingsTable.me, flags: given, environment: env.variables, config: config.values).values
         let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
         let color: Bool
         switch common.color {
@@ -30,6 +34,15 @@ struct Settings {
         now = env.now
         environment = env.variables
         lockTimeout = FileLock.timeout(environment: env.variables)
+        serverTimeout = HTTPExchange.timeout(environment: env.variables)
+    }
+
+    /// Flags as typed, for `setting(_:)`.
+    let given: [String: [String]]
+
+    /// A setting by the one precedence (flag > environment > config > default).
+    func setting(_ key: SettingKey) -> ResolvedSetting {
+        SettingsTable.resolve(key, flags: given, environment: environment, config: config.values)
     }
 
     /// The domain for UIDs of accepted invitations.

@@ -10,6 +10,13 @@ enum SharedOptions {
     static let quiet = Flag("quiet", short: "q", help: "print nothing but errors and warnings; the exit status tells")
     static let verbose = Flag("verbose", short: "v", help: "say on stderr what was done and why (what was read, parsed, written, sent)")
     static let help = Flag("help", short: "h", help: "show this help")
+
+    /// What commands that answer an invitation take: where the answer is kept and sent.
+    static let answering = [state.spec, server.spec, quiet.spec]
+    /// What commands that write a calendar take, besides their own.
+    static let writing = [tz.spec, me.spec, buffer.spec] + answering
+    /// What commands that list the state take.
+    static let listing = [json.spec, tz.spec, state.spec, color.spec]
 }
 
 /// When to colour output.
@@ -38,6 +45,8 @@ struct CommonOptions: Equatable {
     var verbose = false
     /// The command they belong to, for usage messages.
     var command: String?
+    /// Every valued option as typed, by long name: where `SettingsTable` looks first.
+    var given: [String: [String]] = [:]
 
     init(command: String? = nil) { self.command = command }
 
@@ -51,6 +60,7 @@ struct CommonOptions: Equatable {
         server = try p.value(SharedOptions.server)
         quiet = p.has(SharedOptions.quiet)
         verbose = p.has(SharedOptions.verbose)
+        given = p.values
     }
 }
 

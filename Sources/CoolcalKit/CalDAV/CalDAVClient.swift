@@ -65,7 +65,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     /// file, the timeout from `COOLCAL_SERVER_TIMEOUT` (seconds, default 5).
     public init(calendar: String, environment: [String: String], diagnostics: Diagnostics? = nil) throws {
         let location = try CalDAVLocation(calendar)
-        let timeout = environment["COOLCAL_SERVER_TIMEOUT"].flatMap(TimeInterval.init).map { min(max($0, 0.1), 300) } ?? 5
+        let timeout = HTTPExchange.timeout(environment: environment)
         self.init(location: location,
                   credentials: CalDAVCredentials.resolve(for: location, environment: environment, diagnostics: diagnostics),
                   requestTimeout: timeout)

@@ -86,6 +86,12 @@ enum HTTPExchange {
 
     static func seconds(_ t: TimeInterval) -> String { String(format: "%g s", t) }
 
+    /// Seconds a request to a server may take: `COOLCAL_SERVER_TIMEOUT` (0.1 to 300),
+    /// default 5. A stalled server must not hang cron.
+    static func timeout(environment: [String: String]) -> TimeInterval {
+        environment["COOLCAL_SERVER_TIMEOUT"].flatMap(TimeInterval.init).map { min(max($0, 0.1), 300) } ?? 5
+    }
+
     /// The session delegate: collects the reply on URLSession's queue.
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
         let limit: Int

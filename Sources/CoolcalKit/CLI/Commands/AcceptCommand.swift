@@ -10,10 +10,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         name: "accept",
         usage: "coolcal accept [options] INVITE CAL [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
-        options: [
-            ifFree.spec, dryRun.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
-            SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec,
-        ],
+        options: [ifFree.spec, dryRun.spec] + SharedOptions.writing,
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --if-free invite.json ~/calendars/work.ics ~/calendars/family/",

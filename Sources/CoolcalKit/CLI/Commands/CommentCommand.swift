@@ -6,7 +6,7 @@ struct CommentCommand: CommandUnit, Equatable {
         name: "comment",
         usage: "coolcal comment [options] INVITE TEXT",
         summary: "send a comment on an invitation to the inviting server",
-        options: [SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec],
+        options: SharedOptions.answering,
         examples: ["coolcal comment invite.json 'Running 10 minutes late'"])
 
     var common: CommonOptions

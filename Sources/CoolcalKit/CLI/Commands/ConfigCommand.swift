@@ -35,37 +35,35 @@ struct ConfigReport {
     let environment: [String: String]
     let answers: Answers
 
+    /// The config file's row, then one per `SettingsTable` key, each with its source.
     private var rows: [(key: String, value: String, source: String)] {
         let config = settings.config
         let file = config.path ?? Config.path(environment: environment) ?? "(no HOME)"
-        func source(flag: Bool, config inConfig: Bool, otherwise: String) -> String {
-            flag ? "command line" : inConfig ? "config file" : otherwise
+        return [("config", file, config.path != nil ? "found" : "not found")] + SettingsTable.all.map { key in
+            (key.name, value(of: key), settings.setting(key).source.description)
         }
-        let tzSource = common.tz != nil ? "command line" : config.tz != nil ? "config file"
-            : (environment["TZ"].map { !$0.isEmpty } ?? false) ? "TZ" : "system"
-        let localeSource = ["LC_ALL", "LC_TIME", "LANG"].first { !(environment[$0] ?? "").isEmpty } ?? "default"
-        return [
-            ("config", file, config.path != nil ? "found" : "not found"),
-            ("tz", SystemZone(settings.zone).identifier, tzSource),
-            ("me", settings.me.isEmpty ? "(none)" : settings.me.joined(separator: ", "),
-             source(flag: !common.me.isEmpty, config: !config.me.isEmpty, otherwise: "default")),
-            ("buffer", (buffer ?? config.buffer ?? .standard).description,
-             source(flag: buffer != nil, config: config.buffer != nil, otherwise: "default")),
-            ("hours", (config.hours ?? .standard).description, source(flag: false, config: config.hours != nil, otherwise: "default")),
-            ("calendars", config.calendars.isEmpty ? "(none)" : config.calendars.joined(separator: ", "),
-             source(flag: false, config: !config.calendars.isEmpty, otherwise: "default")),
-            ("domain", settings.domain, source(flag: false, config: config.domain != nil, otherwise: "host name")),
-            ("state", answers.stateDirectory, common.state != nil ? "command line"
-                : (environment["COOLCAL_STATE"].map { !$0.isEmpty } ?? false) ? "COOLCAL_STATE"
-                : (environment["XDG_DATA_HOME"].map { !$0.isEmpty } ?? false) ? "XDG_DATA_HOME" : "default"),
-            ("server", ((try? answers.server()) ?? nil).map(RSVPClient.redacted) ?? config.server.map { _ in "(not a usable URL)" } ?? "(none)",
-             common.server != nil ? "command line"
-                : (environment["COOLCAL_SERVER"].map { !$0.isEmpty } ?? false) ? "COOLCAL_SERVER"
-                : config.server != nil ? "config file" : "default"),
-            ("locale", settings.style.locale.identifier, localeSource),
-            ("lock timeout", String(format: "%g s", settings.lockTimeout),
-             environment["COOLCAL_LOCK_TIMEOUT"] != nil ? "COOLCAL_LOCK_TIMEOUT" : "default"),
-        ]
+    }
+
+    /// The effective value as the run uses it.
+    private func value(of key: SettingKey) -> String {
+        let config = settings.config
+        func list(_ values: [String]) -> String { values.isEmpty ? "(none)" : values.joined(separator: ", ") }
+        switch key.name {
+        case SettingsTable.tz.name: return SystemZone(settings.zone).identifier
+        case SettingsTable.me.name: return list(settings.me)
+        case SettingsTable.buffer.name: return (buffer ?? config.buffer ?? .standard).description
+        case SettingsTable.hours.name: return (config.hours ?? .standard).description
+        case SettingsTable.calendars.name: return list(config.calendars)
+        case SettingsTable.domain.name: return settings.domain
+        case SettingsTable.state.name: return answers.stateDirectory
+        case SettingsTable.server.name:
+            return ((try? answers.server()) ?? nil).map(RSVPClient.redacted)
+                ?? settings.setting(key).value.map { _ in "(not a usable URL)" } ?? "(none)"
+        case SettingsTable.locale.name: return settings.style.locale.identifier
+        case SettingsTable.lockTimeout.name: return String(format: "%g s", settings.lockTimeout)
+        case SettingsTable.serverTimeout.name: return String(format: "%g s", settings.serverTimeout)
+        default: return settings.setting(key).value ?? "(none)"
+        }
     }
 
     func render(json: Bool) -> String {

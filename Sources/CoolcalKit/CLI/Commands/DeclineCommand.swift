@@ -4,7 +4,7 @@ struct DeclineCommand: CommandUnit, Equatable {
         name: "decline",
         usage: "coolcal decline [options] INVITE",
         summary: "decline an invitation (never touches a calendar)",
-        options: [SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec],
+        options: SharedOptions.answering,
         examples: ["coolcal decline invite.json", "coolcal decline 3"])
 
     var common: CommonOptions

@@ -7,7 +7,7 @@ struct InboxCommand: CommandUnit, Equatable {
         name: "inbox",
         usage: "coolcal inbox [options] [open N]",
         summary: "list received invitations (newest first), or open one and mark it read",
-        options: [SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.state.spec, SharedOptions.color.spec],
+        options: SharedOptions.listing,
         examples: ["coolcal inbox", "coolcal inbox open 3", "coolcal inbox --json"])
 
     var common: CommonOptions

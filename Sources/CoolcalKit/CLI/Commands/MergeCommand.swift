@@ -11,10 +11,7 @@ struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [
-            spool.spec, policy.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
-            SharedOptions.state.spec, SharedOptions.server.spec, SharedOptions.quiet.spec,
-        ],
+        options: [spool.spec, policy.spec] + SharedOptions.writing,
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",

@@ -4,7 +4,7 @@ struct ResponsesCommand: CommandUnit, Equatable {
         name: "responses",
         usage: "coolcal responses [options]",
         summary: "list the answers given, by the invitation's start",
-        options: [SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.state.spec, SharedOptions.color.spec],
+        options: SharedOptions.listing,
         examples: ["coolcal responses", "coolcal responses --json"])
 
     var common: CommonOptions

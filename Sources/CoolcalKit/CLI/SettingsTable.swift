@@ -1,0 +1,78 @@
+/// Where a setting's value came from.
+enum SettingSource: Equatable, CustomStringConvertible {
+    case commandLine
+    case environment(String)
+    case configFile
+    /// Nothing was set: the built-in default, named by what it comes from ("default",
+    /// "system", "TZ", "host name", "XDG_DATA_HOME").
+    case fallback(String)
+
+    var description: String {
+        switch self {
+        case .commandLine: return "command line"
+        case .environment(let name): return name
+        case .configFile: return "config file"
+        case .fallback(let what): return what
+        }
+    }
+}
+
+/// One setting and the places it may be given, in the one precedence every command
+/// and `coolcal config` use: flag > environment > config file > default.
+struct SettingKey: Sendable {
+    /// What `coolcal config` calls it.
+    var name: String
+    /// The long option that sets it, on the commands that have it.
+    var flag: String?
+    /// Variables that set it, the first non-empty one winning.
+    var environment: [String] = []
+    /// The config file's key.
+    var configKey: String?
+    /// What the default is called when nothing sets it (it may depend on the
+    /// environment, like TZ for the zone: the system's own setting, not coolcal's).
+    var fallback: @Sendable ([String: String]) -> String = { _ in "default" }
+}
+
+/// A setting as resolved: its values (the last one counts, unless it repeats) and
+/// where they came from; no values means the default applies.
+struct ResolvedSetting: Equatable {
+    var values: [String]
+    var source: SettingSource
+    var value: String? { values.last }
+}
+
+/// Every setting coolcal reads from more than one place. A new key goes here; the
+/// commands read it through `Settings.setting(_:)` and `coolcal config` lists it.
+enum SettingsTable {
+    static let tz = SettingKey(name: "tz", flag: "tz", configKey: "tz",
+                               fallback: { ($0["TZ"] ?? "").isEmpty ? "system" : "TZ" })
+    static let me = SettingKey(name: "me", flag: "me", configKey: "me")
+    static let buffer = SettingKey(name: "buffer", flag: "buffer", configKey: "buffer")
+    static let hours = SettingKey(name: "hours", flag: "hours", configKey: "hours")
+    static let calendars = SettingKey(name: "calendars", configKey: "calendar")
+    static let domain = SettingKey(name: "domain", configKey: "domain", fallback: { _ in "host name" })
+    static let state = SettingKey(name: "state", flag: "state", environment: ["COOLCAL_STATE"],
+                                  fallback: { ($0["XDG_DATA_HOME"] ?? "").isEmpty ? "default" : "XDG_DATA_HOME" })
+    static let server = SettingKey(name: "server", flag: "server", environment: ["COOLCAL_SERVER"], configKey: "server")
+    static let locale = SettingKey(name: "locale", environment: ["LC_ALL", "LC_TIME", "LANG"])
+    static let lockTimeout = SettingKey(name: "lock timeout", environment: ["COOLCAL_LOCK_TIMEOUT"])
+    static let serverTimeout = SettingKey(name: "http timeout", environment: ["COOLCAL_SERVER_TIMEOUT"])
+
+    static let all = [tz, me, buffer, hours, calendars, domain, state, server, locale, lockTimeout, serverTimeout]
+
+    /// The keys a config file may hold.
+    static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }
+
+    /// The one precedence: flag > environment > config file > default.
+    static func resolve(_ key: SettingKey, flags: [String: [String]], environment: [String: String],
+                        config: [String: [String]]) -> ResolvedSetting {
+        if let flag = key.flag, let values = flags[flag], !values.isEmpty { return ResolvedSetting(values: values, source: .commandLine) }
+        for name in key.environment {
+            if let value = environment[name], !value.isEmpty { return ResolvedSetting(values: [value], source: .environment(name)) }
+        }
+        if let configKey = key.configKey, let values = config[configKey], !values.isEmpty {
+            return ResolvedSetting(values: values, source: .configFile)
+        }
+        return ResolvedSetting(values: [], source: .fallback(key.fallback(environment)))
+    }
+}
