@@ -7,7 +7,7 @@ struct EventExpansion {
     let overrides: [ICalEvent]
     let zones: ZoneBook
     let calendar: LoadedCalendar
-    let expander: OccurrenceExpander
+    let context: ExpansionContext
     let budget: ExpansionBudget
     /// False for the second and later masters of one UID: the overrides' own
     /// occurrences were given with the first.
@@ -39,30 +39,30 @@ struct EventExpansion {
     private let overrideZoneWarnings = Diagnostics()
 
     init(master: ICalEvent?, overrides: [ICalEvent], zones: ZoneBook, calendar: LoadedCalendar,
-         expander: OccurrenceExpander, budget: ExpansionBudget, emitOverrides: Bool) {
+         context: ExpansionContext, budget: ExpansionBudget, emitOverrides: Bool) {
         self.budget = budget
         self.emitOverrides = emitOverrides
         self.master = master
         self.overrides = overrides
         self.zones = zones
         self.calendar = calendar
-        self.expander = expander
+        self.context = context
     }
 
     func occurrences(in window: TimeWindow) -> [Occurrence] {
         let (own, instances) = expand(in: window)
         if !own.isEmpty {
-            for warning in overrideZoneWarnings.warnings { expander.diagnostics.warn(warning) }
+            for warning in overrideZoneWarnings.warnings { context.diagnostics.warn(warning) }
         }
         if !instances.isEmpty {
-            for warning in masterZoneWarnings.warnings { expander.diagnostics.warn(warning) }
+            for warning in masterZoneWarnings.warnings { context.diagnostics.warn(warning) }
         }
         return own + instances
     }
 
     private func clock(for event: ICalEvent) -> EventClock {
         let warnings = event.recurrenceID == nil ? masterZoneWarnings : overrideZoneWarnings
-        return expander.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: warnings)
+        return context.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: warnings)
     }
 
     /// The overrides' own occurrences, and the master's instances.
@@ -87,15 +87,15 @@ struct EventExpansion {
         // is not a recurrence and stays quiet, as it does when the pre-filter drops it.)
         for problem in master.problems
         where problem.contains("in RRULE property") || problem.contains("in RDATE property") || problem.hasPrefix("an RRULE") {
-            expander.diagnostics.warn("\(clock.describe): \(problem)")
+            context.diagnostics.warn("\(clock.describe): \(problem)")
         }
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
         let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
-                                maxSteps: expander.options.maxSteps, budget: budget,
-                                enough: min(expander.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)))
+                                maxSteps: context.options.maxSteps, budget: budget,
+                                enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)))
         var kept = 0
         for raw in set.instances(overlapping: search) {
             let key: OriginalKey = dtstart.isDate ? .date(raw.fields.dateOnly) : .instant(raw.start)
@@ -109,12 +109,12 @@ struct EventExpansion {
             guard window.overlaps(start: instance.start, end: instance.end) else { continue }
             kept += 1
             budget.occurrences -= 1
-            if kept > expander.options.maxOccurrencesPerEvent {
-                expander.diagnostics.warn("\(clock.describe): more than \(expander.options.maxOccurrencesPerEvent) occurrences in the window; the rest are left out")
+            if kept > context.options.maxOccurrencesPerEvent {
+                context.diagnostics.warn("\(clock.describe): more than \(context.options.maxOccurrencesPerEvent) occurrences in the window; the rest are left out")
                 break
             }
             if budget.occurrences < 0 {
-                expander.diagnostics.warn("more than \(expander.options.maxOccurrencesPerQuery) occurrences in the window; the rest are left out")
+                context.diagnostics.warn("more than \(context.options.maxOccurrencesPerQuery) occurrences in the window; the rest are left out")
                 break
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
@@ -125,9 +125,9 @@ struct EventExpansion {
 
     private func usableStart(_ event: ICalEvent) -> ICalTime? {
         guard let start = event.start, start.fields.isValid else {
-            let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+            let clock = context.clock(for: event, zones: zones, calendar: calendar)
             let why = event.problems.first.map { " (\($0))" } ?? ""
-            expander.diagnostics.warn("\(clock.describe): no valid DTSTART\(why); event skipped")
+            context.diagnostics.warn("\(clock.describe): no valid DTSTART\(why); event skipped")
             return nil
         }
         return start
@@ -161,7 +161,7 @@ struct EventExpansion {
 
     private func standalone(_ event: ICalEvent, window: TimeWindow, recurrenceID: OriginalKey) -> Occurrence? {
         guard let start = event.start, start.fields.isValid else { return nil }
-        let clock = expander.clock(for: event, zones: zones, calendar: calendar)
+        let clock = context.clock(for: event, zones: zones, calendar: calendar)
         let zone = clock.zone(of: start)
         let length = InstanceLength.of(event, start: start, clock: clock)
         let s = zone.utcSeconds(of: start.fields)
@@ -198,6 +198,6 @@ struct EventExpansion {
             uid: event.uid, recurrenceID: recurrenceID, summary: event.summary, calendar: calendar.name,
             calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
             endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
-            declinedByOwner: expander.declined(event), inviteID: event.inviteID)
+            declinedByOwner: context.declined(event), inviteID: event.inviteID)
     }
 }

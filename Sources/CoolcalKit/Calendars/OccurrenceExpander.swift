@@ -3,28 +3,30 @@ import Foundation
 /// Turns calendars into the occurrences that overlap a window: recurrence expanded,
 /// overrides applied (exact and `RANGE=THISANDFUTURE`), times resolved to UTC.
 public struct OccurrenceExpander {
-    let options: ExpansionOptions
-    let diagnostics: Diagnostics
-    private let floating: ZoneRules
-    private let utc: ZoneRules
+    private let context: ExpansionContext
 
     public init(options: ExpansionOptions, diagnostics: Diagnostics) {
-        self.options = options
-        self.diagnostics = diagnostics
-        floating = SystemZone(options.floatingZone)
-        utc = SystemZone(TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? options.floatingZone)
+        context = ExpansionContext(options: options, diagnostics: diagnostics)
     }
 
     /// Every occurrence overlapping `window`, sorted by start, then uid.
     public func occurrences(in window: TimeWindow, calendars: [LoadedCalendar]) -> [Occurrence] {
         var result: [Occurrence] = []
-        let budget = ExpansionBudget(options)
+        let budget = ExpansionBudget(context.options)
         for calendar in calendars {
             for file in calendar.files {
                 result += occurrences(in: window, file: file, calendar: calendar, budget: budget)
             }
         }
         return result.sorted(by: OccurrenceExpander.order)
+    }
+
+    /// The occurrences in `window` of one UID's events in one file (an invitation's
+    /// own series), nothing else of the file expanded.
+    public func occurrences(of uid: String, in window: TimeWindow, file: ICalCalendar, name: String) -> [Occurrence] {
+        var series = file
+        series.events = file.events.filter { $0.uid == uid }
+        return occurrences(in: window, calendars: [LoadedCalendar(name: name, color: nil, files: [series])])
     }
 
     static func order(_ a: Occurrence, _ b: Occurrence) -> Bool {
@@ -49,7 +51,7 @@ public struct OccurrenceExpander {
             let first = event.uid.map { mastered.insert($0).inserted } ?? true
             result += EventExpansion(
                 master: event, overrides: overrides, zones: file.zones, calendar: calendar,
-                expander: self, budget: budget, emitOverrides: first
+                context: context, budget: budget, emitOverrides: first
             ).occurrences(in: window)
         }
         // Overrides without a master in this file stand on their own (in UID order, so
@@ -57,10 +59,26 @@ public struct OccurrenceExpander {
         for (uid, overrides) in overridesByUID.sorted(by: { $0.key < $1.key }) where !mastered.contains(uid) {
             for event in overrides {
                 result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
-                                         expander: self, budget: budget, emitOverrides: true).occurrences(in: window)
+                                         context: context, budget: budget, emitOverrides: true).occurrences(in: window)
             }
         }
         return result
+    }
+}
+
+/// What expanding any one event needs from the run: the options, where warnings go,
+/// the zones for floating times and UTC. `EventExpansion` gets this, not its parent.
+struct ExpansionContext {
+    let options: ExpansionOptions
+    let diagnostics: Diagnostics
+    private let floating: ZoneRules
+    private let utc: ZoneRules
+
+    init(options: ExpansionOptions, diagnostics: Diagnostics) {
+        self.options = options
+        self.diagnostics = diagnostics
+        floating = SystemZone(options.floatingZone)
+        utc = SystemZone(TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? options.floatingZone)
     }
 
     func clock(for event: ICalEvent, zones: ZoneBook, calendar: LoadedCalendar,

@@ -103,7 +103,6 @@ enum ITIPInvite {
         options.maxStepsPerQuery = 40_000
         options.maxOccurrencesPerQuery = 2_000
         let expander = OccurrenceExpander(options: options, diagnostics: Diagnostics())
-        let series = LoadedCalendar(name: file, color: nil, files: [calendar])
         let zone = SystemZone(floatingZone)
         func original(_ o: Occurrence) -> Int64 {
             switch o.recurrenceID {
@@ -112,8 +111,8 @@ enum ITIPInvite {
             case nil: return o.startInstant
             }
         }
-        return expander.occurrences(in: window, calendars: [series])
-            .filter { $0.uid == uid && $0.status != "CANCELLED" && (start..<(start + span)).contains(original($0)) }
+        return expander.occurrences(of: uid, in: window, file: calendar, name: file)
+            .filter { $0.status != "CANCELLED" && (start..<(start + span)).contains(original($0)) }
             .sorted { $0.startInstant < $1.startInstant }
             .prefix(maxInstances)
             .map { InviteInstance(start: $0.start, end: $0.end) }
