@@ -75,6 +75,9 @@ import Testing
         #expect(entries.map { $0["id"] as? String } == ["14", "13", "12"])
         #expect(entries.first { $0["id"] as? String == "12" }?["read"] as? Bool == true)
         #expect(entries.map { $0["number"] as? Int } == [3, 2, 1])
+        // --unread leaves out what was opened (12, number 1).
+        let unread = try Binary.run(["inbox", "--unread"], env: env.merging(["LANG": "C"]) { $1 }).stdout
+        #expect(unread.split(separator: "\n").map { String($0.prefix(2)) } == ["3 ", "2 ", "Yo"])
         // An INVITE operand that is no file names an inbox entry: by number, or by id.
         let byNumber = try Binary.run(["conflicts", "--json", "2", Binary.sample("work.ics")], env: env)
         #expect(try Binary.json(byNumber.stdout)["invite"].flatMap { ($0 as? [String: Any])?["title"] as? String } == "Dentist")

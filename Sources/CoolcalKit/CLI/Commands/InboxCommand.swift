@@ -3,16 +3,19 @@ import Foundation
 /// `coolcal inbox [open N]`: the received invitations, newest first; viewing the
 /// inbox clears the badge, opening one marks it read.
 struct InboxCommand: CommandUnit, Equatable {
+    static let unread = Flag("unread", short: "u", help: "list only the invitations not opened yet")
+
     static let spec = CommandSpec(
         name: "inbox",
         usage: "coolcal inbox [options] [open N]",
         summary: "list received invitations (newest first), or open one and mark it read",
-        options: SharedOptions.listing,
-        examples: ["coolcal inbox", "coolcal inbox open 3", "coolcal inbox --json"])
+        options: [unread.spec] + SharedOptions.listing,
+        examples: ["coolcal inbox", "coolcal inbox --unread", "coolcal inbox open 3", "coolcal inbox --json"])
 
     var common: CommonOptions
     /// The number, id or UID of the invitation to open.
     var open: String?
+    var unreadOnly = false
 
     init(_ p: ParsedArguments) throws {
         switch p.operands.count {
@@ -20,6 +23,8 @@ struct InboxCommand: CommandUnit, Equatable {
         case 2 where p.operands[0] == "open": open = p.operands[1]
         default: throw p.usage("inbox takes nothing, or 'open N'")
         }
+        unreadOnly = p.has(Self.unread)
+        if unreadOnly && open != nil { throw p.usage("--unread lists; it does not go with 'open'") }
         common = try CommonOptions(p)
     }
 
@@ -36,7 +41,7 @@ struct InboxCommand: CommandUnit, Equatable {
             }
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
-            let entries = try store.inbox()
+            let entries = try store.inbox().filter { !unreadOnly || !$0.read }
             try store.resetBadge()
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))
         }
