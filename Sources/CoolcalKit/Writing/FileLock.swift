@@ -10,7 +10,7 @@ public final class FileLock {
     public init(path: String, timeout: TimeInterval) throws {
         fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if fd < 0 {
-            throw WriteError.errno(errno, path: path, doing: "cannot open lock file")
+            throw WriteError.errno(.current, path: path, doing: "cannot open lock file")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -20,7 +20,7 @@ public final class FileLock {
                 // number again (another thread may own it by then).
                 close(fd)
                 fd = -1
-                throw WriteError.errno(code, path: path, doing: "cannot lock")
+                throw WriteError.errno(Errno(rawValue: code), path: path, doing: "cannot lock")
             }
             if Date() >= deadline {
                 close(fd)
