@@ -63,6 +63,7 @@ public enum AtomicFile {
                 }
             }
         }
+        TestHook.pause(at: "after-temp-write")
         do throws(Errno) { try valueOrErrno { fsync(fd) } } catch { throw WriteError.errno(error, path: path, doing: "cannot fsync") }
         let closed = close(fd)
         // -1 first, whatever close said: the number is released either way.
