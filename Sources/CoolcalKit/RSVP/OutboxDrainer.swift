@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Only a 2xx removes an entry, so nothing is lost; a 4xx keeps it as failed with the
 /// reason; anything temporary leaves it queued for the next run. Only one drainer
-/// per state directory runs at a time (an `flock` on `outbox.lock` beside the database), so two
+/// per state directory runs at a time (a `FileLock` on `outbox.lock` beside the database), so two
 /// overlapping coolcal processes never send the same entry twice.
 public struct OutboxDrainer {
     /// What one `drain` did.
@@ -58,12 +58,19 @@ public struct OutboxDrainer {
     /// - Throws: `SQLiteError`/`StateError` when the state cannot be read or updated.
     public func drain(lockTimeout: TimeInterval = 0) throws -> Summary {
         var summary = Summary()
-        guard let lock = try DrainLock(path: lockPath, timeout: lockTimeout) else {
+        let lock: FileLock
+        do throws(FileLock.Failure) {
+            lock = try FileLock(exclusive: lockPath, permissions: 0o600, timeout: lockTimeout)
+        } catch .wouldBlock {
             summary.skipped = true
             return try summary.withQueued(from: store)
+        } catch .cannotOpen(let error) {
+            throw StateError(kind: .cannotCreate, path: lockPath, message: "cannot open the outbox lock: \(error)")
+        } catch .cannotLock(let error) {
+            throw StateError(kind: .io, path: lockPath, message: "cannot lock the outbox: \(error)")
         }
-        // Keep the lock (and its descriptor) alive until the last entry is settled.
-        defer { withExtendedLifetime(lock) {} }
+        // Held until the last entry is settled; released (also on a throw) on the way out.
+        defer { lock.unlock() }
 
         // Read under the lock: entries another drainer delivered meanwhile are gone.
         let queue = try store.outbox().filter { $0.state == .queued }
@@ -98,42 +105,5 @@ extension OutboxDrainer.Summary {
         var copy = self
         copy.queued = try store.outbox().filter { $0.state == .queued }.count
         return copy
-    }
-}
-
-/// An exclusive `flock` on the outbox lock file, released when the object goes
-/// (or the process dies, so a crashed drainer never blocks the next one).
-///
-/// The descriptor is stored only once the lock is held: a failed attempt closes its
-/// own descriptor and returns before `deinit` could close that number a second time,
-/// which in a threaded process may by then belong to someone else (a SQLite file).
-private final class DrainLock {
-    private let fd: Int32
-
-    /// Nil when another drainer kept the lock for `timeout` seconds.
-    init?(path: String, timeout: TimeInterval) throws {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if fd < 0 {
-            let code = errno
-            throw StateError(kind: .cannotCreate, path: path,
-                             message: "cannot open the outbox lock: \(String(cString: strerror(code)))")
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK, Date() < deadline else {
-                close(fd)
-                if code == EWOULDBLOCK { return nil }
-                throw StateError(kind: .io, path: path,
-                                 message: "cannot lock the outbox: \(String(cString: strerror(code)))")
-            }
-            usleep(20_000)
-        }
-        self.fd = fd
-    }
-
-    deinit {
-        close(fd)
     }
 }

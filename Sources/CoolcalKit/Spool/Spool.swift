@@ -44,7 +44,7 @@ public struct Spool {
         let suffix = isFailure ? ".reason" : ".outcome"
         try AtomicFile.write(Data(note.utf8), to: target + "/" + final + suffix, keeping: nil)
         if rename(directory + "/" + name, target + "/" + final) != 0 {
-            throw WriteError.errno(errno, path: directory + "/" + name, doing: "cannot move into \(target)")
+            throw WriteError.errno(.current, path: directory + "/" + name, doing: "cannot move into \(target)")
         }
         AtomicFile.syncDirectory(target)
         AtomicFile.syncDirectory(directory)

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Foundation
 
 /// One owned SQLite connection (`sqlite3*`), closed in `deinit`.

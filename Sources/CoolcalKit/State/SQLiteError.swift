@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failed SQLite call: the extended result code, SQLite's message, the statement
 /// that failed (if any) and the database file, so a message always names the file.

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A value bound to a statement parameter.
 enum SQLiteValue: Equatable {

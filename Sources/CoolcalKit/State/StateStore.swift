@@ -51,12 +51,12 @@ public final class StateStore {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         // Another coolcal may create it between the check and mkdir: EEXIST is fine.
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw fileError(errno, path: path, doing: "cannot create the state directory")
+        if mkdir(path, 0o700) != 0 && Errno.current != .fileExists {
+            throw fileError(.current, path: path, doing: "cannot create the state directory")
         }
         // mkdir's mode is filtered by the umask; make it exactly 0700.
         if chmod(path, 0o700) != 0 {
-            throw fileError(errno, path: path, doing: "cannot set the state directory's mode")
+            throw fileError(.current, path: path, doing: "cannot set the state directory's mode")
         }
     }
 
@@ -70,27 +70,27 @@ public final class StateStore {
         if access(path, F_OK) == 0 { return }
         let temp = path + "." + UUID().uuidString + ".new"
         let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if fd < 0 { throw fileError(errno, path: temp, doing: "cannot create the state file") }
+        if fd < 0 { throw fileError(.current, path: temp, doing: "cannot create the state file") }
         defer { unlink(temp) }
-        let modeError = fchmod(fd, 0o600) == 0 ? 0 : errno
+        let modeError = fchmod(fd, 0o600) == 0 ? nil : Errno.current
         close(fd)
-        if modeError != 0 { throw fileError(modeError, path: temp, doing: "cannot set the state file's mode") }
+        if let modeError { throw fileError(modeError, path: temp, doing: "cannot set the state file's mode") }
         if link(temp, path) == 0 { return }
-        switch errno {
-        case EEXIST:
+        switch Errno.current {
+        case .fileExists:
             return  // another coolcal created it first
-        case EPERM, EOPNOTSUPP:
+        case .notPermitted, .notSupported:
             // No hard links on this file system: create it in place, which can never
             // replace a database another coolcal made meanwhile (one process opens it once).
             let direct = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if direct >= 0 {
                 _ = fchmod(direct, 0o600)
                 close(direct)
-            } else if errno != EEXIST {
-                throw fileError(errno, path: path, doing: "cannot create the state file")
+            } else if Errno.current != .fileExists {
+                throw fileError(.current, path: path, doing: "cannot create the state file")
             }
-        default:
-            throw fileError(errno, path: path, doing: "cannot create the state file")
+        case let error:
+            throw fileError(error, path: path, doing: "cannot create the state file")
         }
     }
 
@@ -103,9 +103,9 @@ public final class StateStore {
         }
     }
 
-    private static func fileError(_ code: Int32, path: String, doing what: String) -> StateError {
-        let kind: StateError.Kind = (code == ENOSPC || code == EDQUOT || code == EIO) ? .io : .cannotCreate
-        return StateError(kind: kind, path: path, message: "\(what): \(String(cString: strerror(code)))")
+    private static func fileError(_ error: Errno, path: String, doing what: String) -> StateError {
+        let kind: StateError.Kind = [.noSpace, .diskQuotaExceeded, .ioError].contains(error) ? .io : .cannotCreate
+        return StateError(kind: kind, path: path, message: "\(what): \(error)")
     }
 
     // MARK: Schema

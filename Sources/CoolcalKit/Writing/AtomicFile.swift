@@ -22,49 +22,56 @@ public enum AtomicFile {
 
     /// Writes `data` to `path` (which must already be resolved). `existing` gives the
     /// mode and owner to keep; new files get 0644 less the umask.
-    public static func write(_ data: Data, to path: String, keeping existing: stat?) throws {
+    public static func write(_ data: Data, to path: String, keeping existing: FileStatus?) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
-        let mode = existing.map { mode_t($0.st_mode & 0o7777) } ?? 0o644
+        let mode = mode_t(existing?.permissions ?? 0o644)
         var fd: Int32 = -1
         var temp = ""
+        var failure = Errno.fileExists
         for attempt in 0..<100 {
             temp = dir + "/.\(url.lastPathComponent).coolcal-\(getpid())-\(attempt).tmp"
-            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-            if fd >= 0 || errno != EEXIST { break }
+            do throws(Errno) {
+                fd = try valueOrErrno { open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode) }
+                break
+            } catch {
+                failure = error
+                if error != .fileExists { break }
+            }
         }
-        guard fd >= 0 else { throw WriteError.errno(errno, path: path, doing: "cannot create a temporary file beside it") }
+        guard fd >= 0 else { throw WriteError.errno(failure, path: path, doing: "cannot create a temporary file beside it") }
         var ok = false
         defer {
             if !ok {
-                close(fd)
+                if fd >= 0 { close(fd) }
                 unlink(temp)
             }
         }
         if let existing {
             fchmod(fd, mode)
-            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                _ = fchown(fd, existing.st_uid, existing.st_gid)
+            if existing.owner != geteuid() || existing.group != getegid() {
+                _ = fchown(fd, existing.owner, existing.group)
             }
         }
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError.errno(errno, path: path, doing: "cannot write")
+                do throws(Errno) {
+                    offset += try valueOrErrno { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                } catch {
+                    throw WriteError.errno(error, path: path, doing: "cannot write")
                 }
-                offset += n
             }
         }
-        if fsync(fd) != 0 { throw WriteError.errno(errno, path: path, doing: "cannot fsync") }
-        if close(fd) != 0 {
-            fd = -1
-            throw WriteError.errno(errno, path: path, doing: "cannot close")
-        }
+        TestHook.pause(at: "after-temp-write")
+        do throws(Errno) { try valueOrErrno { fsync(fd) } } catch { throw WriteError.errno(error, path: path, doing: "cannot fsync") }
+        let closed = close(fd)
+        // -1 first, whatever close said: the number is released either way.
         fd = -1
-        if rename(temp, path) != 0 { throw WriteError.errno(errno, path: path, doing: "cannot rename into place") }
+        if closed != 0 { throw WriteError.errno(.current, path: path, doing: "cannot close") }
+        do throws(Errno) { try valueOrErrno { rename(temp, path) } } catch {
+            throw WriteError.errno(error, path: path, doing: "cannot rename into place")
+        }
         ok = true
         syncDirectory(dir)
     }
@@ -91,8 +98,7 @@ public enum AtomicFile {
     }
 
     /// `stat` of a path, or nil when it does not exist.
-    public static func status(_ path: String) -> stat? {
-        var st = stat()
-        return stat(path, &st) == 0 ? st : nil
+    public static func status(_ path: String) -> FileStatus? {
+        FileStatus.of(path)
     }
 }

@@ -10,14 +10,14 @@ public struct WriteError: Error, CustomStringConvertible, Equatable {
 
     public var description: String { "\(path): \(message)" }
 
-    /// Classifies an errno from open/write/fsync/rename.
-    static func errno(_ code: Int32, path: String, doing what: String) -> WriteError {
-        let text = String(cString: strerror(code))
-        switch code {
-        case ENOSPC, EDQUOT, EIO, EFBIG:
-            return WriteError(kind: .io, path: path, message: "\(what): \(text)")
+    /// Classifies an error number from open/write/fsync/rename: a full disk or a
+    /// failing device is 74, anything else 73.
+    static func errno(_ error: Errno, path: String, doing what: String) -> WriteError {
+        switch error {
+        case .noSpace, .diskQuotaExceeded, .ioError, .fileTooLarge:
+            return WriteError(kind: .io, path: path, message: "\(what): \(error)")
         default:
-            return WriteError(kind: .cannotCreate, path: path, message: "\(what): \(text)")
+            return WriteError(kind: .cannotCreate, path: path, message: "\(what): \(error)")
         }
     }
 }

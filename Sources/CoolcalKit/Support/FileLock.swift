@@ -1,0 +1,62 @@
+import Foundation
+
+/// An exclusive `flock` on a lock file, held until `unlock()`, deinit, or the death of
+/// the process (so a crashed holder never blocks the next one). Calendars, the merge
+/// spool and the RSVP outbox all lock through this one wait loop; each caller turns a
+/// `Failure` into its own error (see `FileLock+Calendar.swift`, `OutboxDrainer`).
+///
+/// The lock file is opened with `O_NOFOLLOW | O_CLOEXEC` and never deleted (deleting
+/// lock files reintroduces the race they prevent).
+public final class FileLock {
+    /// Why the lock was not taken.
+    public enum Failure: Error, Equatable {
+        /// Another holder kept it for the whole timeout.
+        case wouldBlock
+        /// The lock file could not be opened or created.
+        case cannotOpen(Errno)
+        /// `flock` failed for another reason than another holder.
+        case cannotLock(Errno)
+    }
+
+    /// The open lock file, or -1 once released. Set only once the lock is held: a
+    /// failed attempt closes its own descriptor before throwing, so `deinit` can
+    /// never close that number a second time (in a threaded process it may by then
+    /// belong to someone else, such as a SQLite file).
+    private var descriptor: Int32
+
+    /// Takes the lock on `path` (created with `permissions` if missing), polling with
+    /// `LOCK_NB` every 20 ms for up to `timeout` seconds; 0 tries once.
+    public init(exclusive path: String, permissions: UInt32, timeout: TimeInterval) throws(Failure) {
+        let fd: Int32
+        do throws(Errno) {
+            fd = try valueOrErrno { open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions)) }
+        } catch {
+            throw .cannotOpen(error)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            do throws(Errno) {
+                try valueOrErrno { flock(fd, LOCK_EX | LOCK_NB) }
+                break
+            } catch .wouldBlock where Date() < deadline {
+                usleep(20_000)
+            } catch {
+                close(fd)
+                throw error == .wouldBlock ? .wouldBlock : .cannotLock(error)
+            }
+        }
+        descriptor = fd
+    }
+
+    /// Releases the lock (closing the descriptor); a second call does nothing.
+    public func unlock() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    deinit {
+        unlock()
+    }
+}

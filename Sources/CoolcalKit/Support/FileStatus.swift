@@ -1,0 +1,61 @@
+import Foundation
+
+/// What coolcal reads from `stat`, `lstat` or `fstat`, as a Swift value (no Glibc
+/// `stat` struct leaves Support).
+public struct FileStatus: Equatable, Sendable {
+    /// The file type bits of `st_mode`.
+    public enum Kind: Equatable, Sendable {
+        case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
+    }
+
+    public var kind: Kind
+    /// `st_size` in bytes.
+    public var size: Int64
+    /// The permission bits of `st_mode` (`& 0o7777`), e.g. `0o644`.
+    public var permissions: UInt32
+    /// `st_uid`, `st_gid`.
+    public var owner: UInt32, group: UInt32
+    /// `st_ino` and `st_dev`: together they name the file.
+    public var inode: UInt64, device: UInt64
+    /// `st_mtim`.
+    public var modified: Date
+
+    /// `stat` (or `lstat` when `followSymlinks` is false) of a path.
+    public init(path: String, followSymlinks: Bool = true) throws(Errno) {
+        var info = stat()
+        try valueOrErrno { followSymlinks ? stat(path, &info) : lstat(path, &info) }
+        self.init(info)
+    }
+
+    /// `fstat` of an open descriptor.
+    public init(descriptor: Int32) throws(Errno) {
+        var info = stat()
+        try valueOrErrno { fstat(descriptor, &info) }
+        self.init(info)
+    }
+
+    /// The status of `path`, or nil when it cannot be read (it does not exist).
+    public static func of(_ path: String) -> FileStatus? {
+        try? FileStatus(path: path)
+    }
+
+    private init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
+        default: kind = .unknown
+        }
+        size = Int64(info.st_size)
+        permissions = UInt32(info.st_mode & 0o7777)
+        owner = UInt32(info.st_uid)
+        group = UInt32(info.st_gid)
+        inode = UInt64(info.st_ino)
+        device = UInt64(info.st_dev)
+        modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+}
