@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Foundation
 
 /// Which of a file's VTIMEZONEs coolcal lets libical evaluate: the checks on the parsed

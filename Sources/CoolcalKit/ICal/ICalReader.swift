@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Foundation
 
 /// Reads iCalendar text through libical into plain Swift values.

@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Foundation
 
 /// What coolcal writes for an accepted invitation.
