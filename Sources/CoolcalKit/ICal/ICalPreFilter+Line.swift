@@ -2,7 +2,9 @@ import Foundation
 
 /// How the pre-filter reads one content line of a VEVENT: BEGIN/END markers, the
 /// properties that bound an event in time (and those that make it unjudgeable), and
-/// their parameters. Everything works on the raw bytes of one physical line.
+/// their parameters. Everything works on the raw bytes of one physical line, through
+/// pointers and not `ContentLines` (this runs for every line of the file; see
+/// `ICalPreFilter.handle`); its ASCII upper-casing is `ContentLines.upper`.
 extension ICalPreFilter {
     /// `TZOFFSETFROM`/`TZOFFSETTO` beyond 20 hours: libical uses such zones, and they
     /// would break the one-day margin.
