@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Glibc
 
 /// An icalcomponent tree that we own: freed in deinit.

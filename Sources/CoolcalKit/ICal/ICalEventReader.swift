@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 
 /// Turns one VEVENT into an `ICalEvent`.
 enum ICalEventReader {

@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 
 /// One RRULE. libical iterates it; UNTIL is kept apart because libical compares
 /// UNTIL against floating wall-clock fields, which is wrong for zoned DTSTARTs.

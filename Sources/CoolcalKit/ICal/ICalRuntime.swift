@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Glibc
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Foundation
 
 /// What coolcal writes for an accepted invitation.
@@ -59,10 +59,17 @@ public enum ICalWriter {
         }
     }
 
-    /// libical ends lines with CRLF; only those are line ends. (Swift's `isNewline`
-    /// would also split text at U+2028 or U+0085 inside a SUMMARY.)
+    /// libical ends lines with CRLF; only LF (with the CR before it) ends a line here,
+    /// by `ContentLines`. (Swift's `isNewline` would also split text at U+2028 or
+    /// U+0085 inside a SUMMARY.) Empty lines are dropped.
     static func normalizeLineEndings(_ text: String, to ending: String) -> String {
-        text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: true)
-            .map { $0 + ending }.joined()
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for line in ContentLines.physical(bytes) where !line.content.isEmpty {
+            out += bytes[line.content]
+            out += ending.utf8
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 import Foundation
 
 /// An iTIP message (RFC 5546) kept as libical's tree, so that what coolcal writes from

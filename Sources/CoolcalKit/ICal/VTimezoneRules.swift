@@ -1,4 +1,4 @@
-import CLibical
+internal import CLibical
 
 /// A time zone defined by a VTIMEZONE in a calendar file, evaluated by libical.
 final class VTimezoneRules: ZoneRules {

@@ -11,7 +11,7 @@ public enum BlockEdit {
     public static func cancel(block: [UInt8], sequence: Int?) -> [UInt8]? {
         var lines = physicalLines(block)
         guard lines.contains(where: isEndVEvent) else { return nil }
-        let ending = lines.first.map(\.ending).flatMap { $0.isEmpty ? nil : $0 } ?? Array("\r\n".utf8)
+        let ending = ContentLines.lineEnding(of: block)
         var wanted: [(String, String)] = [("STATUS", "STATUS:CANCELLED")]
         if let sequence { wanted.append(("SEQUENCE", "SEQUENCE:\(sequence)")) }
         for (property, replacement) in wanted {
@@ -32,7 +32,7 @@ public enum BlockEdit {
     }
 
     private static func isEndVEvent(_ line: Line) -> Bool {
-        upper(line.text.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()).elementsEqual("END:VEVENT".utf8)
+        ContentLines.line(line.text, is: "END:VEVENT")
     }
 
     /// The physical lines of the event's own (depth 1) property `property`.
@@ -40,12 +40,12 @@ public enum BlockEdit {
         var depth = 0
         for i in 0..<min(endLine, lines.count) {
             let text = lines[i].text
-            if text.first == 0x20 || text.first == 0x09 { continue }
+            if let first = text.first, ContentLines.isFold(first) { continue }
             let n = name(of: text)
             if n == "BEGIN" { depth += 1 } else if n == "END" { depth -= 1 }
             guard depth == 1 && n == property else { continue }
             var end = i + 1
-            while end < lines.count, let c = lines[end].text.first, c == 0x20 || c == 0x09 { end += 1 }
+            while end < lines.count, let c = lines[end].text.first, ContentLines.isFold(c) { end += 1 }
             return i..<end
         }
         return nil
@@ -53,26 +53,12 @@ public enum BlockEdit {
 
     /// Lines without their endings, and each ending (`\r\n`, `\n`, or none at the end).
     private static func physicalLines(_ bytes: [UInt8]) -> [Line] {
-        var result: [Line] = []
-        var start = 0
-        while start < bytes.count {
-            guard let nl = bytes[start...].firstIndex(of: 0x0A) else {
-                result.append(Line(text: Array(bytes[start...]), ending: []))
-                break
-            }
-            let cr = nl > start && bytes[nl - 1] == 0x0D
-            result.append(Line(text: Array(bytes[start..<(cr ? nl - 1 : nl)]), ending: cr ? [0x0D, 0x0A] : [0x0A]))
-            start = nl + 1
-        }
-        return result
+        ContentLines.physical(bytes).map { Line(text: Array(bytes[$0.content]), ending: Array(bytes[$0.ending])) }
     }
 
-    /// A content line's property name, upper-cased (up to the first `;` or `:`).
+    /// A content line's property name, upper-cased (up to the first `;` or `:`), with
+    /// blanks inside it dropped as well (`STA TUS:` counts as STATUS, as it always has).
     private static func name(of line: [UInt8]) -> String {
-        String(decoding: upper(line.prefix { $0 != 0x3B && $0 != 0x3A }).filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self)
-    }
-
-    private static func upper<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
-        bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 32 : $0 }
+        String(decoding: ContentLines.propertyName(line).filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self)
     }
 }

@@ -8,30 +8,17 @@ struct CalendarText {
 
     /// `\r\n` unless the file's first line ends in a bare `\n`.
     var lineEnding: String {
-        guard let nl = bytes.firstIndex(of: 0x0A) else { return "\r\n" }
-        return nl > 0 && bytes[nl - 1] == 0x0D ? "\r\n" : "\n"
+        String(decoding: ContentLines.lineEnding(of: bytes), as: UTF8.self)
     }
 
-    /// Byte ranges of each line, without its line ending.
-    private func lines() -> [(content: Range<Int>, full: Range<Int>)] {
-        var result: [(Range<Int>, Range<Int>)] = []
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            let next = end < bytes.count ? end + 1 : end
-            var contentEnd = end
-            if contentEnd > start && bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            result.append((start..<contentEnd, start..<next))
-            start = next
-        }
-        return result
+    /// Each physical line, by offsets (`ContentLines`).
+    private func lines() -> [ContentLines.Line] {
+        ContentLines.physical(bytes)
     }
 
-    private func line(_ r: Range<Int>, is text: String) -> Bool {
-        let trimmed = bytes[r].reversed().drop(while: { $0 == 0x20 || $0 == 0x09 }).reversed()
-        return trimmed.count == text.utf8.count
-            && zip(trimmed, text.utf8).allSatisfy { a, b in (a >= 0x61 && a <= 0x7A ? a - 32 : a) == b }
+    /// The line's content is `text`, ignoring ASCII case and trailing blanks.
+    private func line(_ r: Range<Int>, is text: StaticString) -> Bool {
+        ContentLines.line(bytes[r], is: text)
     }
 
     /// Each top-level `BEGIN:VEVENT` … `END:VEVENT`, line endings included.
@@ -39,14 +26,14 @@ struct CalendarText {
         var blocks: [Range<Int>] = []
         var open: Int?
         var depth = 0
-        for (content, full) in lines() {
-            if line(content, is: "BEGIN:VEVENT") {
-                if open == nil { open = full.lowerBound; depth = 0 }
+        for l in lines() {
+            if line(l.content, is: "BEGIN:VEVENT") {
+                if open == nil { open = l.full.lowerBound; depth = 0 }
                 depth += 1
-            } else if open != nil && line(content, is: "END:VEVENT") {
+            } else if open != nil && line(l.content, is: "END:VEVENT") {
                 depth -= 1
                 if depth == 0, let start = open {
-                    blocks.append(start..<full.upperBound)
+                    blocks.append(start..<l.full.upperBound)
                     open = nil
                 }
             }
@@ -61,8 +48,6 @@ struct CalendarText {
 
     /// The block's text with folded lines joined, for cheap substring checks.
     func unfolded(_ r: Range<Int>) -> String {
-        String(decoding: bytes[r], as: UTF8.self)
-            .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
+        String(decoding: ContentLines.unfolded(Array(bytes[r])), as: UTF8.self)
     }
 }

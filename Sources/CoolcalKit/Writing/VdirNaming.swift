@@ -41,9 +41,7 @@ enum VdirNaming {
     /// which survives a change of `domain`) in the file; the text is looked at first,
     /// so that only likely files are parsed.
     private static func holds(_ data: Data, _ uid: String, _ marker: String?) -> Bool {
-        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
-            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-            .replacingOccurrences(of: "\n\t", with: "")
+        let text = String(decoding: ContentLines.unfolded(Array(data)), as: UTF8.self)
         let markerLine = marker.map { "X-COOLCAL-INVITE-ID:\($0)" }
         // The marker line whole: `…:1` must not match `…:12`.
         let hasMarker = markerLine.map { text.contains($0 + "\n") || text.contains($0 + "\r") } == true

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Whether a simple VEVENT, or any instance of its rules, can reach the window.
+extension ICalPreFilter {
+    /// One top-level VEVENT as the pre-filter has read it so far, and whether it can
+    /// reach a window.
+    struct Block {
+        var inner: [UInt64] = []
+        var simple = true
+        var dtstart: TimeValue?
+        var dtend: TimeValue?
+        var duration: DurationValue?
+        var rules: [RuleValue] = []
+        var uid: UInt64?
+        var uidLines = 0
+        var recurrenceID: TimeValue?
+
+        /// How long the first instance can be, widened; nil when unknown.
+        var lengthBound: Int64? {
+            guard simple, let first = firstSpan else { return nil }
+            return first.high - first.low
+        }
+
+        /// Whether any instance could overlap `window`; nil when it cannot be judged.
+        func reaches(_ window: TimeWindow) -> Bool? {
+            guard let first = firstSpan, let s = dtstart else { return nil }
+            func overlaps(_ low: Int64, _ high: Int64) -> Bool { high >= window.start && low <= window.end }
+            if overlaps(first.low, first.high) { return true }
+            for rule in rules {
+                let last = rule.lastStart(from: s)
+                if let period = rule.period {
+                    // Instance k starts exactly k periods (wall clock) after DTSTART.
+                    var kLow = (window.start - first.high + period - 1) / period
+                    var kHigh = (window.end - first.low) / period
+                    kLow = max(kLow, 1)
+                    if let last { kHigh = min(kHigh, (last - s.seconds) / period) }
+                    if window.end - first.low < 0 { kHigh = -1 }
+                    if kLow <= kHigh { return true }
+                } else if let step = rule.monthStep {
+                    if monthlyReaches(step: step, rule: rule, last: last, first: first, start: s, window) { return true }
+                } else {
+                    guard let last else { return first.low <= window.end }
+                    if overlaps(first.low, last + ICalPreFilter.margin + (first.high - first.low)) { return true }
+                }
+            }
+            return false
+        }
+
+        /// Plain MONTHLY/YEARLY rules: an instance on DTSTART's day of the month in every
+        /// `step`-th month where that day exists. Checks the few months near the window.
+        private func monthlyReaches(step: Int, rule: RuleValue, last: Int64?, first: (low: Int64, high: Int64),
+                                    start s: TimeValue, _ window: TimeWindow) -> Bool {
+            let f = CivilDateTime(utcSeconds: s.seconds)
+            let after = first.high - s.seconds, before = s.seconds - first.low
+            let from = CivilDateTime(utcSeconds: window.start - after - 32 * 86_400)
+            let to = CivilDateTime(utcSeconds: window.end + before + 32 * 86_400)
+            let origin = f.year * 12 + f.month - 1
+            let lowMonth = from.year * 12 + from.month - 1, highMonth = to.year * 12 + to.month - 1
+            guard highMonth - lowMonth <= 48 else { return true }
+            for m in max(lowMonth, origin + 1)...max(highMonth, origin + 1) where m <= highMonth {
+                let index = m - origin
+                guard index % step == 0 else { continue }
+                if let count = rule.count, f.day <= 28, index / step >= count { continue }
+                let y = m / 12, mo = m % 12 + 1
+                guard f.day <= CivilDateTime.daysInMonth(y, mo) else { continue }
+                let t = CivilDateTime(year: y, month: mo, day: f.day, hour: f.hour, minute: f.minute, second: f.second).secondsAsUTC
+                if let last, t > last { continue }
+                if t + after >= window.start && t - before <= window.end { return true }
+            }
+            return false
+        }
+
+        /// The first instance, widened for any zone.
+        private var firstSpan: (low: Int64, high: Int64)? {
+            guard let s = dtstart, !(dtend != nil && duration != nil) else { return nil }
+            let slack = s.utc ? 0 : ICalPreFilter.margin
+            let low = s.seconds - slack
+            var high: Int64
+            if let e = dtend {
+                high = e.seconds + (e.utc ? 0 : ICalPreFilter.margin)
+            } else if let d = duration {
+                high = s.seconds + slack + d.seconds + 7200
+            } else {
+                high = s.seconds + slack + (s.isDate ? 86_400 : 0)
+            }
+            high = max(high, s.seconds + slack)
+            return (low, high)
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+
+/// How the pre-filter reads one content line of a VEVENT: BEGIN/END markers, the
+/// properties that bound an event in time (and those that make it unjudgeable), and
+/// their parameters. Everything works on the raw bytes of one physical line, through
+/// pointers and not `ContentLines` (this runs for every line of the file; see
+/// `ICalPreFilter.handle`); its ASCII upper-casing is `ContentLines.upper`.
+extension ICalPreFilter {
+    /// `TZOFFSETFROM`/`TZOFFSETTO` beyond 20 hours: libical uses such zones, and they
+    /// would break the one-day margin.
+    static func extremeOffset(_ p: UnsafePointer<UInt8>, _ to: Int) -> Bool {
+        guard has(p, 0, to, "TZOFFSET"), let colon = valueStart(p, 0, to) else { return false }
+        var digits = 0, value = 0
+        for i in colon..<to {
+            let c = p[i]
+            if c >= 0x30 && c <= 0x39 {
+                if digits < 2 { value = value * 10 + Int(c - 0x30) }
+                digits += 1
+            } else if c != 0x2B && c != 0x2D && c != 0x20 {
+                return true
+            }
+        }
+        return digits < 4 || value >= 20
+    }
+
+    /// A line libical takes for the start or the end of a component: its property name
+    /// — what comes before the first `;` or `:`, trailing white space removed — is
+    /// BEGIN or END in any case. libical's END closes the innermost open component
+    /// whatever name follows, and its BEGIN reads the name up to a comma and matches
+    /// it by prefix (`VEVENTX` is a VEVENT). `name` is a hash of the upper-cased name
+    /// (FNV-1a) only in the plain form `BEGIN:NAME` / `END:NAME`, NAME being letters,
+    /// digits and `-` with at most spaces or tabs after it; nil otherwise.
+    struct Marker {
+        var begin: Bool
+        var name: UInt64?
+        /// The name starts with VCALENDAR (which libical reads as one).
+        var calendar = false
+    }
+
+    static func marker(_ base: UnsafePointer<UInt8>, _ to: Int) -> Marker? {
+        let begin = ContentLines.upper(base[0]) == 0x42
+        let n = begin ? 5 : 3
+        guard has(base, 0, to, begin ? "BEGIN" : "END") else { return nil }
+        var i = n
+        // Any byte a C library might count as white space (0x1C–0x1F in some locales).
+        while i < to && (base[i] == 0x20 || (base[i] >= 0x09 && base[i] <= 0x0D) || (base[i] >= 0x1C && base[i] <= 0x1F)) {
+            i += 1
+        }
+        guard i < to, base[i] == 0x3A || base[i] == 0x3B else { return nil }
+        var result = Marker(begin: begin)
+        guard i == n, base[i] == 0x3A else { return result }
+        var end = to
+        while end > n + 1 && (base[end - 1] == 0x20 || base[end - 1] == 0x09) { end -= 1 }
+        guard end > n + 1 else { return result }
+        for j in (n + 1)..<end {
+            let c = ContentLines.upper(base[j])
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D else { return result }
+        }
+        result.name = nameHash(base + n + 1, end - n - 1)
+        result.calendar = has(base, n + 1, end - n - 1, "VCALENDAR")
+        return result
+    }
+
+    /// Reads one property line of the block; true when it was a time line.
+    static func property(_ base: UnsafePointer<UInt8>, _ to: Int, into b: inout Block,
+                                 giveUp: inout Bool) -> Bool {
+        let from = 0
+        guard let kind = PropertyKind.of(base, from, to) else { return false }
+        switch kind {
+        case .keep:
+            b.simple = false
+            return false
+        case .recurrenceID:
+            // RANGE (THISANDFUTURE, in any case) moves a whole series: judge nothing.
+            if containsUppercased(base, to, "RANGE") { giveUp = true }
+            guard let colon = valueStart(base, from, to), b.recurrenceID == nil,
+                  let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)),
+                  parametersPlain(base, from, colon, isDate: rid.isDate) else {
+                b.simple = false
+                return true
+            }
+            b.recurrenceID = rid
+            return true
+        case .exdate:
+            // Only ever removes instances: no effect on the bound.
+            return false
+        case .rrule:
+            if let colon = valueStart(base, from, to), colon - from == 6,
+               let rule = RuleValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) {
+                b.rules.append(rule)
+            } else {
+                b.simple = false
+            }
+            return true
+        case .dtstart, .dtend, .duration:
+            guard let colon = valueStart(base, from, to) else { b.simple = false; return true }
+            let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
+            switch kind {
+            case .dtstart:
+                if b.dtstart != nil { b.simple = false }
+                b.dtstart = TimeValue(value)
+                if b.dtstart == nil || !parametersPlain(base, from, colon, isDate: b.dtstart?.isDate) { b.simple = false }
+            case .dtend:
+                if b.dtend != nil { b.simple = false }
+                b.dtend = TimeValue(value)
+                if b.dtend == nil || !parametersPlain(base, from, colon, isDate: b.dtend?.isDate) { b.simple = false }
+            default:
+                if b.duration != nil { b.simple = false }
+                b.duration = DurationValue(value)
+                if b.duration == nil || colon - from != 9 { b.simple = false }
+            }
+            return true
+        }
+    }
+
+    /// The index after the first `:` outside quotes.
+    static func valueStart(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        var quoted = false
+        for i in from..<to {
+            if base[i] == 0x22 { quoted.toggle() }
+            if base[i] == 0x3A && !quoted { return i + 1 }
+        }
+        return nil
+    }
+
+    /// Only `TZID=…` (unquoted) and `VALUE=DATE`/`VALUE=DATE-TIME` parameters.
+    /// Only one unquoted `TZID=…` (not on a date) and a `VALUE=` that matches the value:
+    /// `VALUE=DATE` with exactly the date form, which also needs it. Anything libical
+    /// might read differently is left for libical.
+    static func parametersPlain(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int,
+                                        isDate: Bool? = nil) -> Bool {
+        var i = from
+        var tzids = 0, valueDate = false
+        while i < colon - 1 && base[i] != 0x3B { i += 1 }
+        while i < colon - 1 {
+            let start = i + 1
+            var end = start
+            while end < colon - 1 && base[end] != 0x3B { end += 1 }
+            let length = end - start
+            if has(base, start, length, "TZID=") {
+                if memchr(base + start, 0x22, length) != nil { return false }
+                tzids += 1
+            } else if length == 10 && has(base, start, 10, "VALUE=DATE") {
+                valueDate = true
+            } else if !(length == 15 && has(base, start, 15, "VALUE=DATE-TIME")) {
+                return false
+            }
+            i = end
+        }
+        if tzids > 1 { return false }
+        if let isDate, isDate != valueDate || (isDate && tzids > 0) { return false }
+        return true
+    }
+
+    static func has(_ base: UnsafePointer<UInt8>, _ at: Int, _ length: Int, _ prefix: StaticString) -> Bool {
+        let p = prefix.utf8Start
+        guard length >= prefix.utf8CodeUnitCount else { return false }
+        for j in 0..<prefix.utf8CodeUnitCount where ContentLines.upper(base[at + j]) != p[j] { return false }
+        return true
+    }
+
+    /// Search for an upper-case ASCII needle, ignoring the case of the haystack.
+    static func containsUppercased(_ base: UnsafePointer<UInt8>, _ count: Int, _ needle: StaticString) -> Bool {
+        let n = needle.utf8CodeUnitCount
+        guard count >= n else { return false }
+        for i in 0...(count - n) {
+            var j = 0
+            while j < n && ContentLines.upper(base[i + j]) == needle.utf8Start[j] { j += 1 }
+            if j == n { return true }
+        }
+        return false
+    }
+
+    static func nameHash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in 0..<n { h = (h ^ UInt64(ContentLines.upper(p[i]))) &* 0x100_0000_01B3 }
+        return h
+    }
+
+    static let vcalendar: UInt64 = "VCALENDAR".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 0
+    static let vevent: UInt64 = "VEVENT".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 1
+    static let vtimezone: UInt64 = {
+        let name: StaticString = "VTIMEZONE"
+        return nameHash(name.utf8Start, name.utf8CodeUnitCount)
+    }()
+
+    /// The property lines the pre-filter cares about.
+    enum PropertyKind {
+        case dtstart, dtend, duration, rrule, exdate, recurrenceID, keep
+
+        static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
+            func named(_ name: StaticString) -> Bool {
+                let n = name.utf8Start
+                let count = name.utf8CodeUnitCount
+                guard to - from > count else { return false }
+                for i in 0..<count where ContentLines.upper(base[from + i]) != n[i] { return false }
+                let after = base[from + count]
+                return after == 0x3A || after == 0x3B
+            }
+            switch ContentLines.upper(base[from]) {
+            case 0x44: // D
+                if named("DTSTART") { return .dtstart }
+                if named("DTEND") { return .dtend }
+                if named("DURATION") { return .duration }
+            case 0x52: // R
+                if named("RRULE") { return .rrule }
+                if named("RDATE") { return .keep }
+                if named("RECURRENCE-ID") { return .recurrenceID }
+            case 0x45: // E
+                if named("EXDATE") { return .exdate }
+                if named("EXRULE") { return .keep }
+            default:
+                break
+            }
+            return nil
+        }
+    }
+}

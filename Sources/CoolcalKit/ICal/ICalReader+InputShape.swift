@@ -1,0 +1,144 @@
+import Foundation
+
+/// What `ICalReader` learns from the bytes themselves before (or instead of) asking
+/// libical: whether they can be iCalendar at all, and why libical gave up on them.
+extension ICalReader {
+    /// What the first bytes and any NUL say about a file, gathered piece by piece.
+    struct InputShape {
+        var hasNUL = false
+        var sawText = false
+        var head: [UInt8] = []
+        /// Lines longer than this make libical slow (it grows its line buffer step by
+        /// step); iCalendar folds long values into 75-octet lines anyway.
+        static let maxLine = 1 << 20
+        var line = 1
+        var lineLength = 0
+        var longLine: Int?
+        /// Components nested deeper than this are refused: real calendars nest four
+        /// deep (VCALENDAR, VTIMEZONE, STANDARD; VEVENT, VALARM), and libical's tree
+        /// walks recurse.
+        static let maxDepth = 100
+        var depth = 0
+        var deepLine: Int?
+        /// The current line's first bytes (at most 6, upper-cased, packed big-end
+        /// first), enough to see `BEGIN:` and `END:` without allocating per line.
+        var head6: UInt64 = 0
+        var headCount = 0
+        static let begin = InputShape.packed("BEGIN:")
+        static let end = InputShape.packed("END:")
+
+        static func packed(_ text: String) -> UInt64 {
+            text.utf8.reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        /// Not `ContentLines`: this runs over every byte of the file in the read loop,
+        /// piece by piece (a line may span two pieces), and only counts LF-ended lines
+        /// and packs their first bytes; it must not copy or allocate per line.
+        mutating func see(_ chunk: UnsafeRawBufferPointer) {
+            guard let base = chunk.baseAddress else { return }
+            if longLine == nil {
+                var at = 0
+                while at < chunk.count {
+                    let nl = memchr(base + at, 0x0A, chunk.count - at)
+                    let end = nl.map { base.distance(to: UnsafeRawPointer($0)) } ?? chunk.count
+                    if headCount == 0 && at < end {
+                        // Only lines starting with B or E can be BEGIN: or END: (most are not).
+                        let first = base.load(fromByteOffset: at, as: UInt8.self) | 0x20
+                        if first != 0x62 && first != 0x65 { headCount = 6 }
+                    }
+                    var i = at
+                    while headCount < 6 && i < end {
+                        let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                        head6 = head6 << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
+                        headCount += 1
+                        i += 1
+                    }
+                    lineLength += end - at
+                    guard nl != nil else { break }
+                    if lineLength > InputShape.maxLine { break }
+                    endOfLine()
+                    line += 1
+                    lineLength = 0
+                    at = end + 1
+                }
+                if lineLength > InputShape.maxLine { longLine = line }
+            }
+            if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
+            if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
+            if head.count < 64 { head += chunk.prefix(64 - head.count) }
+        }
+
+        /// Counts `BEGIN:`/`END:` lines (any case) for the nesting depth.
+        private mutating func endOfLine() {
+            defer { head6 = 0; headCount = 0 }
+            guard deepLine == nil else { return }
+            if headCount == 6 && head6 == InputShape.begin {
+                depth += 1
+                if depth > InputShape.maxDepth { deepLine = line }
+            } else if headCount >= 4 && head6 >> UInt64(8 * (headCount - 4)) == InputShape.end {
+                depth = max(0, depth - 1)
+            }
+        }
+
+        /// Throws for files that are not iCalendar; false for blank ones (an empty calendar).
+        func check(file: String) throws -> Bool {
+            if hasNUL {
+                throw ICalError(file: file, message: "not an iCalendar file (it contains NUL bytes: binary or UTF-16?)")
+            }
+            if let longLine {
+                throw ICalError(file: file, message: "line \(longLine) is longer than 1 MiB (iCalendar folds long values into short lines)")
+            }
+            if let deepLine {
+                throw ICalError(file: file, message: "line \(deepLine): components are nested more than \(InputShape.maxDepth) deep")
+            }
+            guard sawText else { return false }
+            var text = head
+            if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
+            // Line 1 ends at a lone CR too and is trimmed and upper-cased as Unicode text
+            // (not by `ContentLines`): which files are refused here must not change.
+            let line = String(decoding: text.prefix(while: { $0 != 0x0A && $0 != 0x0D }), as: UTF8.self)
+            guard line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:") else {
+                throw ICalError(file: file, message: "not an iCalendar file (line 1 is not BEGIN:VCALENDAR)")
+            }
+            return true
+        }
+    }
+
+    /// Why libical gave up: a component still open at the end of the file (the outermost,
+    /// as the file was cut), else the first component that the END of an enclosing one
+    /// left unclosed. (No line numbers: `data` may be what the pre-filter kept.)
+    ///
+    /// Not `ContentLines`: this splits decoded text at every Unicode line break (CR,
+    /// NEL, U+2028…) and does not unfold, and its messages are what users, the tests
+    /// and the `FuzzPreFilter` contract see; reading lines otherwise would change the
+    /// message for such files.
+    static func unreadableReason(_ data: Data) -> String {
+        var open: [String] = []
+        // How many of each name are open: an END that closes nothing costs no search, so
+        // the whole scan stays linear however the file nests.
+        var openCount: [String: Int] = [:]
+        var unclosed: (name: String, closedBy: String)?
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:") {
+                let name = upper.dropFirst(6).trimmingCharacters(in: .whitespaces)
+                open.append(name)
+                openCount[name, default: 0] += 1
+            } else if upper.hasPrefix("END:") {
+                // END:X closes up to its BEGIN:X; an END without one is ignored.
+                let name = upper.dropFirst(4).trimmingCharacters(in: .whitespaces)
+                guard openCount[name, default: 0] > 0, let match = open.lastIndex(of: name) else { continue }
+                if unclosed == nil, match + 1 < open.count { unclosed = (open[match + 1], name) }
+                for closed in open[match...] { openCount[closed, default: 1] -= 1 }
+                open.removeSubrange(match...)
+            }
+        }
+        if let outer = open.first {
+            return "not a readable iCalendar file: truncated (BEGIN:\(outer) has no END:\(outer))"
+        }
+        if let inner = unclosed {
+            return "not a readable iCalendar file: BEGIN:\(inner.name) has no END:\(inner.name) before END:\(inner.closedBy)"
+        }
+        return "not a readable iCalendar file (libical could not parse it)"
+    }
+}

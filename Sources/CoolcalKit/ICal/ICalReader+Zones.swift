@@ -1,0 +1,119 @@
+internal import CLibical
+import Foundation
+
+/// Which of a file's VTIMEZONEs coolcal lets libical evaluate: the checks on the parsed
+/// zone, and the scan of the text for offsets libical reads without a trace.
+extension ICalReader {
+    /// A VTIMEZONE libical can evaluate quickly and sanely: at least one observance,
+    /// every offset within ±18 h and written as one (`malformed` holds the TZIDs of
+    /// zones with an offset that is not), rules only yearly (a `FREQ=SECONDLY` observance
+    /// makes libical expand forever). Others are ignored, so their TZID is looked up in
+    /// the system database or reported as unknown — never silently used.
+    static func plausible(_ vtz: OpaquePointer, malformed: Set<String>) -> Bool {
+        if !malformed.isEmpty, let prop = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY),
+           let tzid = ICalWalk.copy(icalproperty_get_tzid(prop)), malformed.contains(tzid) {
+            return false
+        }
+        let observances = ICalWalk.children(of: vtz, kind: ICAL_XSTANDARD_COMPONENT)
+            + ICalWalk.children(of: vtz, kind: ICAL_XDAYLIGHT_COMPONENT)
+        guard !observances.isEmpty, observances.count <= 10_000 else { return false }
+        for observance in observances {
+            var hasOffset = false
+            for prop in ICalWalk.properties(of: observance) {
+                switch icalproperty_isa(prop) {
+                case ICAL_TZOFFSETTO_PROPERTY:
+                    hasOffset = true
+                    if abs(icalproperty_get_tzoffsetto(prop)) > 18 * 3600 { return false }
+                case ICAL_TZOFFSETFROM_PROPERTY:
+                    if abs(icalproperty_get_tzoffsetfrom(prop)) > 18 * 3600 { return false }
+                case ICAL_RRULE_PROPERTY:
+                    let rule = icalproperty_get_rrule(prop)
+                    if rule.freq != ICAL_YEARLY_RECURRENCE { return false }
+                case ICAL_XLICERROR_PROPERTY:
+                    return false
+                default:
+                    break
+                }
+            }
+            if !hasOffset { return false }
+        }
+        return true
+    }
+
+    /// The TZIDs of the VTIMEZONEs in `text` with a TZOFFSETFROM or TZOFFSETTO that is
+    /// not a UTC offset (`±HHMM` or `±HHMMSS`). libical reads such a value as a number as
+    /// far as it goes (`garbage` is +00:00, `+01` one minute) and leaves no trace of it,
+    /// so the text is the only witness.
+    static func zonesWithMalformedOffsets(in text: Data) -> Set<String> {
+        var tzidLines: [String] = []
+        var inZone = false, bad = false
+        var tzidLine: String?
+        func endZone() {
+            if inZone, bad, let tzidLine { tzidLines.append(tzidLine) }
+            inZone = false
+            bad = false
+            tzidLine = nil
+        }
+        // Only BEGIN, END and T… (TZID, TZOFFSET…) lines matter.
+        // A lone CR ends a line here too (unlike `ContentLines`' default and libical),
+        // and `ICalPreFilter` keeps every event holding one because of it: changing it
+        // would change which zones count as malformed in such files.
+        ContentLines.forEachUnfolded(in: text, bareCREndsLine: true, startingWith: { ($0 & 0xDF) == 0x42 || ($0 & 0xDF) == 0x45 || ($0 & 0xDF) == 0x54 }) { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
+            guard let colon = valueColon(in: line) else { return }
+            let name = line[..<colon].uppercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "BEGIN":
+                if value.uppercased() == "VTIMEZONE" {
+                    endZone()
+                    inZone = true
+                }
+            case "END":
+                if value.uppercased() == "VTIMEZONE" { endZone() }
+            default:
+                guard inZone else { return }
+                let property = name.prefix { $0 != ";" }
+                if property == "TZID" {
+                    if tzidLine == nil { tzidLine = line }
+                } else if property == "TZOFFSETFROM" || property == "TZOFFSETTO", !isUTCOffset(value) {
+                    bad = true
+                }
+            }
+        }
+        endZone()
+        // The TZID as libical reads it (TEXT escapes undone), to match the parsed zone.
+        var result: Set<String> = []
+        if !tzidLines.isEmpty { ICalRuntime.ensureConfigured() }
+        for line in tzidLines {
+            guard let prop = ICalRuntime.withQuietStderr({ line.withCString { icalproperty_new_from_string($0) } }) else { continue }
+            defer { icalproperty_free(prop) }
+            if icalproperty_isa(prop) == ICAL_TZID_PROPERTY, let id = ICalWalk.copy(icalproperty_get_tzid(prop)) {
+                result.insert(id)
+            }
+        }
+        return result
+    }
+
+    /// RFC 5545 §3.3.14: `+` or `-`, two digits of hours, two of minutes, maybe two of seconds.
+    private static func isUTCOffset(_ value: String) -> Bool {
+        let chars = Array(value.utf8)
+        guard chars.count == 5 || chars.count == 7, chars[0] == 0x2B || chars[0] == 0x2D,
+              chars.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let number = { (at: Int) in Int(chars[at] - 0x30) * 10 + Int(chars[at + 1] - 0x30) }
+        return number(3) < 60 && (chars.count == 5 || number(5) < 60)
+    }
+
+    /// The colon between a content line's name (and parameters) and its value: the first
+    /// one outside a quoted parameter value.
+    private static func valueColon(in line: String) -> String.Index? {
+        var quoted = false
+        var i = line.startIndex
+        while i < line.endIndex {
+            let c = line[i]
+            if c == "\"" { quoted.toggle() } else if c == ":" && !quoted { return i }
+            i = line.index(after: i)
+        }
+        return nil
+    }
+}
