@@ -17,10 +17,12 @@ public enum ICalReader {
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
     /// is never whole in memory; only what may reach `window` is kept and parsed.
     public static func read(contentsOf path: String, window: TimeWindow) throws -> ICalCalendar {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw InputFileError(kind: errno == ENOENT ? .missing : .unreadable, path: path,
-                                 reason: errno == ENOENT ? "no such file or directory" : "cannot open for reading: \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            throw InputFileError(kind: error == .noSuchFileOrDirectory ? .missing : .unreadable, path: path,
+                                 reason: error == .noSuchFileOrDirectory ? "no such file or directory" : "cannot open for reading: \(error)")
         }
         defer { close(fd) }
         let size = 1 << 22
@@ -29,10 +31,11 @@ public enum ICalReader {
         var filter = ICalPreFilter(window: window)
         var shape = InputShape()
         while true {
-            let n = Glibc.read(fd, buffer.baseAddress, size)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputFileError(kind: .unreadable, path: path, reason: "read error: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try valueOrErrno { Glibc.read(fd, buffer.baseAddress, size) }
+            } catch {
+                throw InputFileError(kind: .unreadable, path: path, reason: "read error: \(error)")
             }
             if n == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])

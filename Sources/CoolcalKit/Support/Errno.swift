@@ -6,9 +6,6 @@ import Glibc
 ///
 /// Folders above Support take and throw this value, never a raw `Int32`; the
 /// constants name the numbers coolcal tells apart. `description` is `strerror`'s text.
-///
-/// TODO(ICal): ICalReader.swift still calls `strerror` itself; the ICal split adopts
-/// `Errno.current` / `FileStatus(descriptor:)` there.
 public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The C value (`ENOENT`, `EIO`, ...).
     public let rawValue: Int32
