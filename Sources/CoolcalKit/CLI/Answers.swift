@@ -29,7 +29,7 @@ struct Answers {
     func server() throws -> URL? {
         guard let raw = settings.setting(SettingsTable.server).value else { return nil }
         guard let url = URL(string: raw), RSVPClient.isUsableServer(url) else {
-            throw UsageError("server '\(raw)' is not an http:// or https:// URL", command: common.command)
+            throw UsageError("server '\(CalendarLocation.redact(raw, marker: "***"))' is not an http:// or https:// URL", command: common.command)
         }
         return url
     }

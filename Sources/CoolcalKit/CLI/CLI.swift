@@ -19,19 +19,20 @@ public enum CLI {
             case .version:
                 stdout.write(HelpText.version + "\n")
             case .run(let command):
-                if command.common.verbose { diagnostics.onNote = { stderr.write("coolcal: \($0)\n") } }
+                if command.common.verbose { diagnostics.onNote = { stderr.write("coolcal: \(PrintableText.clean($0))\n") } }
                 let context = RunContext(common: command.common, environment: environment, diagnostics: diagnostics, out: stdout)
                 status = try command.run(context)
             }
         } catch let error as UsageError {
             status = .usage
-            failure = "coolcal: error: \(error.message)\n" + HelpText.usageLine(error.command)
+            failure = "coolcal: error: \(PrintableText.clean(error.message))\n" + HelpText.usageLine(error.command)
         } catch {
             status = ExitStatus.of(error)
-            failure = "coolcal: error: \(error)\n"
+            failure = "coolcal: error: \(PrintableText.clean("\(error)"))\n"
         }
         // Warnings first: the error, if any, is the last thing said.
-        for warning in diagnostics.warnings { stderr.write("coolcal: warning: \(warning)\n") }
+        // Each message is one line: no title or file name in it can forge another.
+        for warning in diagnostics.warnings { stderr.write("coolcal: warning: \(PrintableText.clean(warning))\n") }
         if let failure { stderr.write(failure) }
         return status.rawValue
     }

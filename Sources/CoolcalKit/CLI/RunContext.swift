@@ -33,9 +33,10 @@ final class RunContext {
         get throws { Answers(settings: try settings, common: common, diagnostics: diagnostics) }
     }
 
-    /// Writes a line of output unless `--quiet`.
+    /// Writes a line of output unless `--quiet`. Nothing in it (a title, a file name)
+    /// can break it into two lines or reach the terminal as a control character.
     func say(_ line: String) {
-        if !common.quiet { out.write(line + "\n") }
+        if !common.quiet { out.write(PrintableText.clean(line) + "\n") }
     }
 
     /// With `--verbose`, a line on stderr: what was done and why.

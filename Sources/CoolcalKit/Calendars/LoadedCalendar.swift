@@ -7,4 +7,10 @@ public struct LoadedCalendar {
     public var color: String?
     /// One parsed file each (a vdir has many), with the file's own zones.
     public var files: [ICalCalendar]
+
+    public init(name: String, color: String?, files: [ICalCalendar]) {
+        self.name = name
+        self.color = color
+        self.files = files
+    }
 }

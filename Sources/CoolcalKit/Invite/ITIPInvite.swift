@@ -47,7 +47,8 @@ enum ITIPInvite {
         let length = InstanceLength.of(event, start: dtstart, clock: clock)
         let zone = clock.zone(of: dtstart)
         let start = zone.utcSeconds(of: dtstart.fields)
-        let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
+        // A DURATION of 99999999 weeks ends where JSON can write, as calendar events do.
+        let end = min(length.end(startFields: dtstart.fields, start: start, zone: zone), TimeWindow.lastInstant)
         guard end >= start else {
             // The length came from DTEND if there is one, else from DURATION (InstanceLength.of).
             let why = event.end == nil && event.duration != nil ? "DURATION is negative" : "DTEND is before DTSTART"
@@ -61,8 +62,10 @@ enum ITIPInvite {
         var invite: Invite
         if dtstart.isDate {
             let days = max(1, Int((end - start + 43_200) / 86_400))
+            let last = dtstart.fields.addingDays(days)
             invite = Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
-                            end: .date(dtstart.fields.addingDays(days)), source: file, method: calendar.method)
+                            end: .date(last.year > 9999 ? CivilDateTime(year: 9999, month: 12, day: 31) : last),
+                            source: file, method: calendar.method)
         } else {
             invite = Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,
                             method: calendar.method)

@@ -61,16 +61,21 @@ public enum CalendarLocation: Hashable, Sendable, CustomStringConvertible {
     /// with a raw `/`, `?` or `#` in it — loses everything from `://` to its last `@`:
     /// where the authority ends cannot be told, so the message shows less rather than
     /// a password.
-    public static func redact(_ text: String) -> String {
+    ///
+    /// With a `marker`, the user info becomes it instead (`https://***@host/`), so the
+    /// reader still sees that credentials were given. Every message that shows a URL
+    /// goes through here.
+    public static func redact(_ text: String, marker: String? = nil) -> String {
         guard let scheme = text.range(of: "://") else { return text }
         let rest = text[scheme.upperBound...]
         if var components = URLComponents(string: text), components.host?.isEmpty == false {
             guard components.user != nil || components.password != nil else { return text }
             components.user = nil
             components.password = nil
+            if let marker { components.percentEncodedUser = marker }
             if let clean = components.string { return clean }
         }
         guard let at = rest.lastIndex(of: "@") else { return text }
-        return String(text[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
+        return String(text[..<scheme.upperBound]) + (marker.map { $0 + "@" } ?? "") + String(rest[rest.index(after: at)...])
     }
 }

@@ -33,12 +33,12 @@ struct DateText {
             f.timeZone = utc
             f.dateStyle = .medium
             f.timeStyle = .none
-            let text = f.string(from: date(s.secondsAsUTC), to: date(last.secondsAsUTC))
+            let text = Self.gregorian(f, date(s.secondsAsUTC), date(last.secondsAsUTC))
             return clean(text + " (" + allDayWord + ")")
         case (.instant(let s), .instant(let e)):
-            return clean(timed.string(from: date(s), to: date(e)))
+            return clean(Self.gregorian(timed, date(s), date(e)))
         default:
-            return clean(timed.string(from: date(instant(start)), to: date(instant(end))))
+            return clean(Self.gregorian(timed, date(instant(start)), date(instant(end))))
         }
     }
 
@@ -53,10 +53,10 @@ struct DateText {
             f.timeZone = TimeZone(secondsFromGMT: 0) ?? style.zone
             f.timeStyle = .none
             let last = e > s ? e.addingDays(-1) : s
-            return clean(f.string(from: date(s.secondsAsUTC), to: date(last.secondsAsUTC)))
+            return clean(Self.gregorian(f, date(s.secondsAsUTC), date(last.secondsAsUTC)))
         default:
             f.timeStyle = .short
-            return clean(f.string(from: date(instant(start)), to: date(instant(end))))
+            return clean(Self.gregorian(f, date(instant(start)), date(instant(end))))
         }
     }
 
@@ -64,7 +64,7 @@ struct DateText {
     func timeRange(_ w: TimeWindow) -> String {
         let sameDay = SystemZone(style.zone).localFields(ofUTC: w.start).dateOnly
             == SystemZone(style.zone).localFields(ofUTC: max(w.start, w.end - 1)).dateOnly
-        return clean((sameDay ? times : timed).string(from: date(w.start), to: date(w.end)))
+        return clean(Self.gregorian(sameDay ? times : timed, date(w.start), date(w.end)))
     }
 
     /// A short time of day (`1:30 PM`), for timeline labels.
@@ -78,6 +78,36 @@ struct DateText {
     }
 
     private var allDayWord: String { "all day" }
+
+    /// 1583-01-01T00:00:00Z: Foundation's Gregorian calendar is Julian before
+    /// 1582-10-15, coolcal's dates (and its JSON) are proleptic Gregorian.
+    private static let firstSafeInstant: TimeInterval = -12_212_553_600
+    /// 400 Gregorian years: the calendar repeats exactly, weekdays included.
+    private static let cycle: TimeInterval = 146_097 * 86_400
+
+    /// `f.string(from:to:)` in the proleptic Gregorian calendar: a range that starts
+    /// before 1583 is formatted as many 400-year cycles later as it takes, and its
+    /// years are written back.
+    static func gregorian(_ f: DateIntervalFormatter, _ a: Date, _ b: Date) -> String {
+        let start = a.timeIntervalSince1970
+        guard start < firstSafeInstant else { return f.string(from: a, to: b) }
+        let cycles = ((firstSafeInstant - start) / cycle).rounded(.up) + 1
+        let shift = cycles * cycle
+        var text = f.string(from: a.addingTimeInterval(shift), to: b.addingTimeInterval(shift))
+        let years = DateFormatter()
+        years.locale = f.locale
+        years.timeZone = f.timeZone
+        years.dateFormat = "y"
+        let zone = SystemZone(f.timeZone ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        for instant in [start, b.timeIntervalSince1970] {
+            let year = zone.localFields(ofUTC: Int64(instant.rounded(.down))).year
+            let shifted = years.string(from: Date(timeIntervalSince1970: instant + shift))
+            // Replace only what the formatter wrote for the later year (same digits).
+            guard shifted == String(year + 400 * Int(cycles)) else { continue }
+            text = text.replacingOccurrences(of: shifted, with: String(year))
+        }
+        return text
+    }
 
     private func instant(_ t: OccurrenceTime) -> Int64 {
         switch t {

@@ -42,12 +42,7 @@ public struct RSVPClient: Sendable {
 
     /// The URL without `user:password`, for every message and log line.
     public static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<server>" }
-        if components.user != nil || components.password != nil {
-            components.percentEncodedUser = "***"
-            components.percentEncodedPassword = nil
-        }
-        return components.string ?? "<server>"
+        CalendarLocation.redact(url.absoluteString, marker: "***")
     }
 
     /// `{server}/invitations/{id}/{method}`, the id percent-encoded as one path

@@ -28,7 +28,7 @@ public struct ConflictFinder {
     }
 
     private func buffered(_ s: TimeWindow) -> TimeWindow {
-        TimeWindow(start: buffer.apply(to: s.start, sign: -1, in: zone), end: buffer.apply(to: s.end, sign: 1, in: zone))
+        TimeWindow(start: buffer.apply(to: s.start, sign: -1, in: zone), end: buffer.apply(to: s.end, sign: 1, in: zone)).clamped
     }
 
     /// Each occurrence in some instance's buffered window, once: a conflict with the
