@@ -103,6 +103,19 @@ import Testing
         #expect((json["buffer"] as? [String: String]) == ["value": "1 h 30 min", "source": "config file"])
     }
 
+    /// -v says on stderr what was read and decided, and changes nothing on stdout.
+    @Test func verboseNotesGoToStderrOnly() throws {
+        let args = ["conflicts", "--json", Binary.sample("invite.json"), Binary.sample("work.ics"), Binary.sample("vdir")]
+        let plain = try Binary.run(args)
+        let verbose = try Binary.run(args + ["-v"])
+        #expect(verbose.status == plain.status && verbose.stdout == plain.stdout)
+        #expect(plain.stderr == "")
+        let notes = verbose.stderr.split(separator: "\n").map(String.init)
+        #expect(notes.contains { $0.hasPrefix("coolcal: read ") && $0.hasSuffix("work.ics: 7 events parsed") })
+        #expect(notes.contains { $0.hasPrefix("coolcal: read ") && $0.contains("vdir: 4 files") })
+        #expect(notes.contains("coolcal: Family Reunion: busy (4 conflicts, 2 ignored)"), "\(notes)")
+    }
+
     /// One precedence for every key: flag > environment > config file > default.
     @Test func flagBeatsEnvironmentBeatsConfig() throws {
         let home = try Binary.configHome("server = http://config.example/\n")

@@ -43,7 +43,10 @@ struct Answers {
     @discardableResult
     func record(_ answer: Answer, for invite: Invite, comment: String? = nil) throws -> RecordedAnswer {
         let store = try open()
-        let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: try server())
+        let server = try server()
+        let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: server)
+        diagnostics.note("\(store.databasePath): recorded \(answer.method) for \(invite.id.text)"
+                         + (server.map { ", queued for \(RSVPClient.redacted($0))" } ?? " (no server configured)"))
         try deliver(store)
         return recorded
     }
@@ -59,6 +62,8 @@ struct Answers {
     func deliver(_ store: StateStore) throws {
         guard let server = try server() else { return }
         let summary = try drainer(store, server).drain(lockTimeout: 0)
+        diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
+                         + (summary.skipped ? " (another coolcal is delivering)" : ""))
         if summary.queued > 0 {
             let why = summary.stopReason.map { " (\($0))" } ?? ""
             diagnostics.warn("\(summary.queued) answer\(summary.queued == 1 ? "" : "s") queued for \(RSVPClient.redacted(server))\(why); 'coolcal outbox flush' retries")
