@@ -54,7 +54,7 @@ public struct CalendarWriter {
         AtomicFile.removeStaleTemporaries(of: file)
         for _ in 0..<attempts {
             let before = AtomicFile.status(file)
-            let original = before == nil ? Data() : try InputFile.read(file)
+            let original = before == nil ? Data() : try ICalReader.wholeFile(file)
             let calendar = try ICalReader.read(original, file: file)
             // CalendarText finds lines by LF; libical also ends a line at a bare CR
             // (old Mac files), which an edit would not see. (After the read: a binary or
@@ -70,7 +70,7 @@ public struct CalendarWriter {
                 return outcome
             }
             try CalendarWriter.verify(updated, has: change.uid, file: file)
-            let now = AtomicFile.status(file) == nil ? Data() : try InputFile.read(file)
+            let now = AtomicFile.status(file) == nil ? Data() : try ICalReader.wholeFile(file)
             guard now == original else {
                 diagnostics?.note("\(file): changed by another program while being edited; reading it again")
                 continue
