@@ -32,7 +32,8 @@ public struct CalendarReader {
         try locations.map { try load($0, window: window) }
     }
 
-    /// Reads a file, every `*.ics` of a vdir (sorted, hidden files skipped), or a
+    /// Reads a file, every `*.ics` of a vdir (sorted; hidden files and anything but
+    /// regular files skipped), or a
     /// CalDAV collection (`CalDAVCalendar`).
     public func load(_ location: CalendarLocation, window: TimeWindow?) throws -> LoadedCalendar {
         let calendar: LoadedCalendar
@@ -53,7 +54,15 @@ public struct CalendarReader {
                 throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
             }
             let names = entries.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
-            let files = try names.map { try read((path as NSString).appendingPathComponent($0), window: window) }
+            let files = try names.compactMap { name -> ICalCalendar? in
+                let file = (path as NSString).appendingPathComponent(name)
+                // Only regular files (or links to them): a subdirectory, FIFO or device is skipped.
+                if let status = FileStatus.of(file), status.kind != .regular {
+                    diagnostics.note("\(file): skipped: not a regular file (\(status.kind.described))")
+                    return nil
+                }
+                return try read(file, window: window)
+            }
             let color = Self.metadata(path, "color") ?? files.lazy.compactMap(\.color).first
             calendar = LoadedCalendar(name: location.name, color: color, files: files)
         }
@@ -73,13 +82,15 @@ public struct CalendarReader {
 
     private func read(_ path: String, window: TimeWindow?) throws -> ICalCalendar {
         if let window { return try ICalReader.read(contentsOf: path, window: window) }
-        return try ICalReader.read(InputFile.read(path), file: path)
+        return try ICalReader.read(ICalReader.wholeFile(path), file: path)
     }
 
     /// vdirsyncer keeps `color` and `displayname` files in a vdir.
     private static func metadata(_ directory: String, _ key: String) -> String? {
         let file = (directory as NSString).appendingPathComponent(key)
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        // Through InputFile: a FIFO or device named `color` is never opened for reading.
+        guard let data = try? InputFile.read(file, limit: 4096, accepting: .regularFiles) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return value.isEmpty ? nil : value
     }

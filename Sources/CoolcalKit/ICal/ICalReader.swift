@@ -17,26 +17,14 @@ public enum ICalReader {
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
     /// is never whole in memory; only what may reach `window` is kept and parsed.
     public static func read(contentsOf path: String, window: TimeWindow) throws -> ICalCalendar {
-        let fd: Int32
-        do {
-            fd = try valueOrErrno { open(path, O_RDONLY | O_CLOEXEC) }
-        } catch {
-            throw InputFileError(kind: error == .noSuchFileOrDirectory ? .missing : .unreadable, path: path,
-                                 reason: error == .noSuchFileOrDirectory ? "no such file or directory" : "cannot open for reading: \(error)")
-        }
-        defer { close(fd) }
+        let input = try InputFile.open(path, accepting: .regularFiles)
         let size = 1 << 22
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         var filter = ICalPreFilter(window: window)
         var shape = InputShape()
         while true {
-            let n: Int
-            do {
-                n = try valueOrErrno { Glibc.read(fd, buffer.baseAddress, size) }
-            } catch {
-                throw InputFileError(kind: .unreadable, path: path, reason: "read error: \(error)")
-            }
+            let n = try input.read(into: buffer)
             if n == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
             shape.see(chunk)
@@ -46,11 +34,7 @@ public enum ICalReader {
         guard let kept = filter.finish() else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
-            var info = stat()
-            if fstat(fd, &info) == 0, Int(info.st_size) > maxParseBytes {
-                throw ICalError(file: path, message: "too large to read whole (\(Int(info.st_size) >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
-            }
-            return try parse(try InputFile.read(path), file: path)
+            return try parse(try wholeFile(path), file: path)
         }
         return try parse(kept, file: path)
     }

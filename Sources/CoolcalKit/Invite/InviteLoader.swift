@@ -9,7 +9,7 @@ public enum InviteLoader {
     /// An invitation to check or answer; a cancellation is refused (only `accept` and
     /// `merge` apply those to a calendar).
     public static func load(_ path: String, floatingZone: TimeZone) throws -> Invite {
-        let invite = try parse(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+        let invite = try parse(try data(path), name: InputFile.displayName(path), floatingZone: floatingZone)
         if invite.isCancellation { throw cancellation(invite) }
         return invite
     }
@@ -22,7 +22,19 @@ public enum InviteLoader {
     /// The invitation and, for an iTIP file, the message behind it (for writing the
     /// organizer's event as sent, and for replies).
     public static func open(_ path: String, floatingZone: TimeZone) throws -> InvitationFile {
-        try open(try InputFile.read(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+        try open(try data(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+    }
+
+    /// The bytes of an invitation file, standard input (`-`), a pipe, FIFO, socket or
+    /// terminal (read against `InputFile.streamTimeout`); devices and directories are 66,
+    /// and more than `maxBytes` is refused (65) as soon as it arrives.
+    public static func data(_ path: String) throws -> Data {
+        do {
+            return try InputFile.read(path, limit: maxBytes, accepting: .streams)
+        } catch let error as InputTooLarge {
+            let size = error.size.map { "\($0) bytes" } ?? "more than \(maxBytes) bytes"
+            throw InviteError(file: error.path, message: "too large (\(size); at most \(maxBytes))")
+        }
     }
 
     /// `open` of bytes already read; `name` is what messages call them.

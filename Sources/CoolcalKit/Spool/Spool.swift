@@ -13,20 +13,23 @@ public struct Spool {
     var done: String { directory + "/done" }
     var failed: String { directory + "/failed" }
 
-    /// Pending invitation files, in byte order of their names. Hidden files and
-    /// `*.tmp` (a receiver still writing) are skipped.
-    public func pending() throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    /// Pending invitation files, in byte order of their names. Hidden files, `*.tmp`
+    /// (a receiver still writing) and anything but regular files (or links to them)
+    /// are skipped; with `diagnostics`, a skipped FIFO, device or subdirectory (other
+    /// than `done/` and `failed/`) is noted.
+    public func pending(diagnostics: Diagnostics? = nil) throws -> [String] {
+        guard FileStatus.of(directory)?.kind == .directory else {
             throw InputFileError(kind: .missing, path: directory, reason: "no such spool directory")
         }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             throw InputFileError(kind: .unreadable, path: directory, reason: "cannot list the spool directory")
         }
         return names.filter { name in
-            guard !name.hasPrefix("."), !name.hasSuffix(".tmp") else { return false }
-            var dir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &dir) && !dir.boolValue
+            guard !name.hasPrefix("."), !name.hasSuffix(".tmp"), let status = FileStatus.of(directory + "/" + name) else { return false }
+            if status.kind != .regular && !(status.kind == .directory && (name == "done" || name == "failed")) {
+                diagnostics?.note("\(directory)/\(name): skipped: not a regular file (\(status.kind.described))")
+            }
+            return status.kind == .regular
         }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 

@@ -39,6 +39,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let ioError = Errno(rawValue: EIO)
     /// `EFBIG`
     public static let fileTooLarge = Errno(rawValue: EFBIG)
+    /// `ELOOP`: a symbolic link loop (or too long a chain of links).
+    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
 }
 
 /// The one funnel for C calls that return -1 and set `errno`: the result, or the

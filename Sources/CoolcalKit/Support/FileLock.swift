@@ -5,7 +5,8 @@ import Foundation
 /// spool and the RSVP outbox all lock through this one wait loop; each caller turns a
 /// `Failure` into its own error (see `FileLock+Calendar.swift`, `OutboxDrainer`).
 ///
-/// The lock file is opened with `O_NOFOLLOW | O_CLOEXEC` and never deleted (deleting
+/// The lock file is opened with `O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC` (a FIFO planted
+/// there cannot block the open) and never deleted (deleting
 /// lock files reintroduces the race they prevent).
 public final class FileLock {
     /// Why the lock was not taken.
@@ -29,7 +30,7 @@ public final class FileLock {
     public init(exclusive path: String, permissions: UInt32, timeout: TimeInterval) throws(Failure) {
         let fd: Int32
         do throws(Errno) {
-            fd = try valueOrErrno { open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions)) }
+            fd = try valueOrErrno { open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode_t(permissions)) }
         } catch {
             throw .cannotOpen(error)
         }

@@ -6,6 +6,20 @@ public struct FileStatus: Equatable, Sendable {
     /// The file type bits of `st_mode`.
     public enum Kind: Equatable, Sendable {
         case regular, directory, symbolicLink, fifo, characterDevice, blockDevice, socket, unknown
+
+        /// What messages call it: "a directory", "a FIFO", "a character device"...
+        public var described: String {
+            switch self {
+            case .regular: return "a regular file"
+            case .directory: return "a directory"
+            case .symbolicLink: return "a symbolic link"
+            case .fifo: return "a FIFO"
+            case .characterDevice: return "a character device"
+            case .blockDevice: return "a block device"
+            case .socket: return "a socket"
+            case .unknown: return "a special file"
+            }
+        }
     }
 
     public var kind: Kind
@@ -19,6 +33,15 @@ public struct FileStatus: Equatable, Sendable {
     public var inode: UInt64, device: UInt64
     /// `st_mtim`.
     public var modified: Date
+    /// `st_mtim` in nanoseconds since the epoch, exactly (a `Date` rounds).
+    public var modifiedNanoseconds: Int64
+
+    /// Whether `other` is the same file, unchanged as far as `stat` tells: inode,
+    /// device, size and mtime in nanoseconds.
+    public func sameVersion(as other: FileStatus) -> Bool {
+        inode == other.inode && device == other.device && size == other.size
+            && modifiedNanoseconds == other.modifiedNanoseconds
+    }
 
     /// `stat` (or `lstat` when `followSymlinks` is false) of a path.
     public init(path: String, followSymlinks: Bool = true) throws(Errno) {
@@ -35,8 +58,8 @@ public struct FileStatus: Equatable, Sendable {
     }
 
     /// The status of `path`, or nil when it cannot be read (it does not exist).
-    public static func of(_ path: String) -> FileStatus? {
-        try? FileStatus(path: path)
+    public static func of(_ path: String, followSymlinks: Bool = true) -> FileStatus? {
+        try? FileStatus(path: path, followSymlinks: followSymlinks)
     }
 
     private init(_ info: stat) {
@@ -57,5 +80,6 @@ public struct FileStatus: Equatable, Sendable {
         inode = UInt64(info.st_ino)
         device = UInt64(info.st_dev)
         modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 }

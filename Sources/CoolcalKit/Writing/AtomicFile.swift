@@ -6,23 +6,67 @@ import Foundation
 public enum AtomicFile {
     /// Where a path really lives: a symlinked calendar is written at its target.
     /// A dangling link is followed too: the file is created where the link points.
-    public static func resolve(_ path: String) -> String {
+    /// A link loop (or a chain of more than 40 links) is 73, and the links stay.
+    public static func resolve(_ path: String) throws -> String {
         if let real = realpath(path, nil) {
             defer { free(real) }
             return String(cString: real)
         }
+        let loop = WriteError(kind: .cannotCreate, path: path,
+                              message: "is a symbolic link loop (or a chain of more than 40 links); not modified")
+        if Errno.current == .tooManySymbolicLinks { throw loop }
         var current = path
         for _ in 0..<40 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
             current = target.hasPrefix("/") ? target
                 : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(target).path
         }
-        return current
+        throw loop
     }
 
+    /// The file at `path` (resolved) as something coolcal may replace, or nil when it
+    /// does not exist. Anything but a regular file, a file whose mode gives its owner
+    /// no write bit (even for root), and, for a writer that is not root, a file
+    /// another user owns (its owner could not be kept) is 73, before any lock file is
+    /// made beside it.
+    public static func replaceable(_ path: String) throws -> FileStatus? {
+        let status: FileStatus
+        do throws(Errno) {
+            status = try FileStatus(path: path, followSymlinks: false)
+        } catch .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw WriteError.errno(error, path: path, doing: "cannot examine")
+        }
+        try check(status, path: path)
+        return status
+    }
+
+    /// `replaceable`'s rules for a status already taken (of the descriptor read).
+    public static func check(_ status: FileStatus, path: String) throws {
+        guard status.kind == .regular else {
+            throw WriteError(kind: .cannotCreate, path: path, message: "not a regular file (\(status.kind.described)); not modified")
+        }
+        guard status.permissions & 0o200 != 0 else {
+            throw WriteError(kind: .cannotCreate, path: path,
+                             message: "is read-only (mode \(String(status.permissions, radix: 8))); not modified")
+        }
+        let me = geteuid()
+        guard me == 0 || status.owner == me else {
+            throw WriteError(kind: .cannotCreate, path: path,
+                             message: "belongs to another user (uid \(status.owner)), whose ownership coolcal could not keep; not modified")
+        }
+    }
+
+    /// Thrown by `write` when its `unchanged` check fails: nothing was replaced.
+    public struct Changed: Error {}
+
     /// Writes `data` to `path` (which must already be resolved). `existing` gives the
-    /// mode and owner to keep; new files get 0644 less the umask.
-    public static func write(_ data: Data, to path: String, keeping existing: FileStatus?) throws {
+    /// mode and owner to keep (an owner that cannot be kept is 73); new files get 0644
+    /// less the umask. `unchanged` is asked last, after the temporary file is fsynced,
+    /// right before the rename: false removes the temporary file and throws `Changed`.
+    public static func write(_ data: Data, to path: String, keeping existing: FileStatus?,
+                             unchanged: () throws -> Bool = { true }) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let mode = mode_t(existing?.permissions ?? 0o644)
@@ -50,7 +94,10 @@ public enum AtomicFile {
         if let existing {
             fchmod(fd, mode)
             if existing.owner != geteuid() || existing.group != getegid() {
-                _ = fchown(fd, existing.owner, existing.group)
+                do throws(Errno) { try valueOrErrno { fchown(fd, existing.owner, existing.group) } } catch {
+                    throw WriteError(kind: .cannotCreate, path: path,
+                                     message: "cannot keep its owner and group (\(existing.owner):\(existing.group)): \(error); not modified")
+                }
             }
         }
         try data.withUnsafeBytes { buffer in
@@ -69,6 +116,8 @@ public enum AtomicFile {
         // -1 first, whatever close said: the number is released either way.
         fd = -1
         if closed != 0 { throw WriteError.errno(.current, path: path, doing: "cannot close") }
+        TestHook.pause(at: "before-last-check")
+        guard try unchanged() else { throw Changed() }
         do throws(Errno) { try valueOrErrno { rename(temp, path) } } catch {
             throw WriteError.errno(error, path: path, doing: "cannot rename into place")
         }

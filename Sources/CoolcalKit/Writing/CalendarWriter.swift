@@ -32,17 +32,19 @@ public struct CalendarWriter {
             let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
             return try CalDAVWriter(client: client, attempts: attempts).write(change)
         case .vdir(let path):
-            let dir = AtomicFile.resolve(path)
+            let dir = try AtomicFile.resolve(path)
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }
             diagnostics?.note("\(path): locked")
             return try edit(change, file: try VdirNaming.file(for: change.uid, marker: change.marker, in: dir), check: check)
         case .file(let path):
-            let real = AtomicFile.resolve(path)
+            let real = try AtomicFile.resolve(path)
             let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path
             guard FileManager.default.fileExists(atPath: parent) else {
                 throw WriteError(kind: .cannotCreate, path: path, message: "its directory does not exist")
             }
+            // Before the lock: no lock file beside a device, FIFO or file not ours to replace.
+            _ = try AtomicFile.replaceable(real)
             let lock = try FileLock(path: FileLock.path(guarding: real), timeout: lockTimeout)
             defer { lock.unlock() }
             diagnostics?.note("\(path): locked")
@@ -53,8 +55,11 @@ public struct CalendarWriter {
     private func edit(_ change: CalendarChange, file: String, check: (ICalCalendar) throws -> Void) throws -> WriteOutcome {
         AtomicFile.removeStaleTemporaries(of: file)
         for _ in 0..<attempts {
-            let before = AtomicFile.status(file)
-            let original = before == nil ? Data() : try InputFile.read(file)
+            // What is read is what is compared before the rename: the descriptor's status.
+            let input = try AtomicFile.replaceable(file).map { _ in try InputFile.open(file, accepting: .regularFiles) }
+            let before = input?.status
+            if let before { try AtomicFile.check(before, path: file) }
+            let original = try input.map(ICalReader.wholeFile) ?? Data()
             let calendar = try ICalReader.read(original, file: file)
             // CalendarText finds lines by LF; libical also ends a line at a bare CR
             // (old Mac files), which an edit would not see. (After the read: a binary or
@@ -70,16 +75,29 @@ public struct CalendarWriter {
                 return outcome
             }
             try CalendarWriter.verify(updated, has: change.uid, file: file)
-            let now = AtomicFile.status(file) == nil ? Data() : try InputFile.read(file)
-            guard now == original else {
+            do {
+                try AtomicFile.write(updated, to: file, keeping: before,
+                                     unchanged: { Self.unchanged(file, since: before, original: original) })
+            } catch is AtomicFile.Changed {
                 diagnostics?.note("\(file): changed by another program while being edited; reading it again")
                 continue
             }
-            try AtomicFile.write(updated, to: file, keeping: before)
             diagnostics?.note("\(file): \(outcome.describe(file)) (temp file, fsync, rename)")
             return outcome
         }
         throw WriteError(kind: .busy, path: file, message: "changed by another program while coolcal was writing it; nothing written, try again")
+    }
+
+    /// Whether `file` is still what was read: the same inode, device, size and mtime
+    /// (in ns) as `status` and the same bytes as `original`; checked last before the
+    /// rename, so an editor's save (its own rename) in the meantime is not lost.
+    static func unchanged(_ file: String, since status: FileStatus?, original: Data) -> Bool {
+        guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
+        guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
+              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status),
+              let now = try? input.readAll(limit: original.count), now == original else { return false }
+        // The bytes took a moment to read: the name must still be that file.
+        return FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
     }
 
     /// Whether `data` has a CR that no LF follows.

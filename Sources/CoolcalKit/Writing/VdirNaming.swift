@@ -22,19 +22,27 @@ enum VdirNaming {
         var free: String?
         for n in 1...1000 {
             let path = dir + "/" + base + (n == 1 ? "" : "-\(n)") + ".ics"
-            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+            guard FileStatus.of(path, followSymlinks: false) != nil else {
                 free = path
                 break
             }
-            if holds(data, uid, marker) { return path }
+            // A FIFO, device or subdirectory of that name is skipped, never opened.
+            if let data = contents(path), holds(data, uid, marker) { return path }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         for name in names.sorted() where name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") {
             let path = dir + "/" + name
-            if let data = try? Data(contentsOf: URL(fileURLWithPath: path)), holds(data, uid, marker) { return path }
+            if let data = contents(path), holds(data, uid, marker) { return path }
         }
         guard let free else { throw WriteError(kind: .cannotCreate, path: dir, message: "no free file name for \(base).ics") }
         return free
+    }
+
+    /// A regular file's bytes (through `InputFile`: anything else is never opened
+    /// for reading), or nil.
+    private static func contents(_ path: String) -> Data? {
+        guard FileStatus.of(path)?.kind == .regular else { return nil }
+        return try? ICalReader.wholeFile(path)
     }
 
     /// Whether libical finds an event with this UID (or coolcal's invitation marker,

@@ -99,7 +99,7 @@ struct AcceptCommand: CommandUnit, Equatable {
     private func preview(_ file: InvitationFile, _ change: CalendarChange, _ target: CalendarLocation,
                          verify: (ICalCalendar) throws -> Void, _ context: RunContext) throws -> ExitStatus {
         let path = target.operand
-        guard !target.isRemote, let existing = try? InputFile.read(path),
+        guard !target.isRemote, let existing = try? ICalReader.wholeFile(path),
               let calendar = try? ICalReader.read(existing, file: path) else {
             // (A CalDAV calendar was checked before: `run` did.)
             if !target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }

@@ -43,7 +43,7 @@ struct MergeCommand: CommandUnit, Equatable {
         _ = try spool.pending()
         let runLock = try FileLock(path: spoolDirectory + "/.coolcal-merge.lock", timeout: settings.lockTimeout)
         defer { runLock.unlock() }
-        let names = try spool.pending()
+        let names = try spool.pending(diagnostics: diagnostics)
         context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         let answers = try context.answers
         guard !names.isEmpty else {

@@ -29,7 +29,7 @@ struct NotifyCommand: CommandUnit, Equatable {
         let settings = try context.settings
         let diagnostics = context.diagnostics
         let name = InputFile.displayName(path)
-        let data = try InputFile.read(path)
+        let data = try InviteLoader.data(path)
         guard data.count <= InviteLoader.maxBytes else {
             throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(InviteLoader.maxBytes))")
         }
