@@ -103,6 +103,17 @@ import Testing
         #expect((json["buffer"] as? [String: String]) == ["value": "1 h 30 min", "source": "config file"])
     }
 
+    /// A config file that is a FIFO is refused (78), not read until a writer comes.
+    @Test func aConfigThatIsNotARegularFileIs78() throws {
+        let home = try Binary.configHome("")
+        let config = home + "/coolcal/config"
+        try FileManager.default.removeItem(atPath: config)
+        #expect(mkfifo(config, 0o600) == 0)
+        let run = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": home])
+        #expect(run.status == 78)
+        #expect(run.stderr == "coolcal: error: \(config): not a regular file (a FIFO)\n")
+    }
+
     /// -v says on stderr what was read and decided, and changes nothing on stdout.
     @Test func verboseNotesGoToStderrOnly() throws {
         let args = ["conflicts", "--json", Binary.sample("invite.json"), Binary.sample("work.ics"), Binary.sample("vdir")]

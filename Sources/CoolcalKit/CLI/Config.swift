@@ -28,10 +28,22 @@ public struct Config: Equatable {
         return nil
     }
 
+    /// A config file larger than this is refused.
+    public static let maxBytes = 1 << 20
+
     /// Reads the file; a missing file is an empty configuration.
     public static func load(environment env: [String: String], diagnostics: Diagnostics) throws -> Config {
         guard let path = path(environment: env), FileManager.default.fileExists(atPath: path) else { return Config() }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        // Through the one opener: a FIFO or a device there is refused, not read forever.
+        let data: Data
+        do {
+            data = try InputFile.read(path, limit: maxBytes, accepting: .regularFiles)
+        } catch let error as InputTooLarge {
+            throw ConfigError(message: "\(path): too large (\(error.size.map { "\($0) bytes" } ?? "more than that")); at most \(maxBytes) bytes")
+        } catch {
+            throw ConfigError(message: "\(error)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(message: "\(path): cannot read it as UTF-8 text")
         }
         return try parse(text, path: path, diagnostics: diagnostics, env: env)

@@ -57,8 +57,10 @@ enum SettingsTable {
     static let locale = SettingKey(name: "locale", environment: ["LC_ALL", "LC_TIME", "LANG"])
     static let lockTimeout = SettingKey(name: "lock timeout", environment: ["COOLCAL_LOCK_TIMEOUT"])
     static let serverTimeout = SettingKey(name: "http timeout", environment: ["COOLCAL_SERVER_TIMEOUT"])
+    static let inputTimeout = SettingKey(name: "input timeout", environment: ["COOLCAL_INPUT_TIMEOUT"])
 
-    static let all = [tz, me, buffer, hours, calendars, domain, state, server, locale, lockTimeout, serverTimeout]
+    static let all = [tz, me, buffer, hours, calendars, domain, state, server, locale, lockTimeout, serverTimeout,
+                      inputTimeout]
 
     /// The keys a config file may hold.
     static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

@@ -62,6 +62,7 @@ struct ConfigReport {
         case SettingsTable.locale.name: return settings.style.locale.identifier
         case SettingsTable.lockTimeout.name: return String(format: "%g s", settings.lockTimeout)
         case SettingsTable.serverTimeout.name: return String(format: "%g s", settings.serverTimeout)
+        case SettingsTable.inputTimeout.name: return String(format: "%g s", InputFile.streamTimeout)
         default: return settings.setting(key).value ?? "(none)"
         }
     }
