@@ -81,7 +81,7 @@ public struct CalendarReader {
     }
 
     private func read(_ path: String, window: TimeWindow?) throws -> ICalCalendar {
-        if let window { return try ICalReader.read(contentsOf: path, window: window) }
+        if let window { return try ICalReader.read(contentsOf: path, window: window, diagnostics: diagnostics) }
         return try ICalReader.read(ICalReader.wholeFile(path), file: path)
     }
 

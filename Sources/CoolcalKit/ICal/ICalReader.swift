@@ -16,7 +16,8 @@ public enum ICalReader {
 
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
     /// is never whole in memory; only what may reach `window` is kept and parsed.
-    public static func read(contentsOf path: String, window: TimeWindow) throws -> ICalCalendar {
+    /// `diagnostics` takes a `-v` note of what the pre-filter did.
+    public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics? = nil) throws -> ICalCalendar {
         let input = try InputFile.open(path, accepting: .regularFiles)
         let size = 1 << 22
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -34,8 +35,10 @@ public enum ICalReader {
         guard let kept = filter.finish() else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
+            diagnostics?.note("\(path): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(try wholeFile(path), file: path)
         }
+        diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
         return try parse(kept, file: path)
     }
 
