@@ -86,7 +86,10 @@ struct EventExpansion {
             let reason = budget.steps <= 0
                 ? "expansion stopped at the \(RecurrenceSet.grouped(budget.limit))-step limit for one query"
                 : "more than \(RecurrenceSet.grouped(context.options.maxOccurrencesPerQuery)) occurrences in the query"
-            let cut = Truncation(at: clock.instant(of: dtstart), until: nil, reason: reason)
+            let cut = Truncation(at: clock.instant(of: dtstart), until: RecurrenceSet(
+                event: master, dtstart: dtstart, clock: clock, zone: clock.zone(of: dtstart),
+                length: InstanceLength.of(master, start: dtstart, clock: clock), maxSteps: 0, budget: budget, enough: 0).latestEnd(),
+                reason: reason)
             return (own, span(of: cut, master, in: window).map { [$0] } ?? [])
         }
         // A recurrence libical could not read changes every answer: say so, always.

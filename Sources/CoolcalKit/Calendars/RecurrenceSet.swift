@@ -37,7 +37,14 @@ struct RecurrenceSet {
         consider(first, search, &byStart)
         var cut: Truncation?
         for rule in event.rules {
-            if let stopped = expand(rule, search, &byStart), stopped.at < (cut?.at ?? .max) { cut = stopped }
+            guard let stopped = expand(rule, search, &byStart) else { continue }
+            if let c = cut {
+                // Busy from the first cut to the last end any cut rule may reach.
+                cut = Truncation(at: min(c.at, stopped.at), until: c.until.flatMap { a in stopped.until.map { max(a, $0) } },
+                                 reason: c.at <= stopped.at ? c.reason : stopped.reason)
+            } else {
+                cut = stopped
+            }
         }
         for rdate in event.rdates {
             consider(instance(of: rdate), search, &byStart)
@@ -109,10 +116,7 @@ struct RecurrenceSet {
         var steps = 0, calls = 0
         var previous = from
         // Where the rule ends at the latest (UNTIL), for the span a cut leaves busy.
-        let until = rule.until.map { u in
-            (u.isDate ? zone.utcSeconds(of: u.fields.addingDays(1)) : u.reference == .utc ? u.fields.secondsAsUTC : zone.utcSeconds(of: u.fields))
-                + length.bound
-        }
+        let until = end(of: rule)
         func cut(_ reason: String) -> Truncation {
             Truncation(at: zone.utcSeconds(of: previous), until: until, reason: reason)
         }
@@ -153,6 +157,41 @@ struct RecurrenceSet {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }
         return nil
+    }
+
+    /// The latest instant the series can be busy, or nil when it has no end: every
+    /// rule ends (`end(of:)`), and RDATEs and DTSTART are known.
+    func latestEnd() -> Int64? {
+        var last = instance(at: dtstart.fields).end
+        for rule in event.rules {
+            guard let e = end(of: rule) else { return nil }
+            last = max(last, e)
+        }
+        for rdate in event.rdates { last = max(last, instance(of: rdate).end) }
+        return last
+    }
+
+    /// The latest end of the rule's last instance: from UNTIL, or from COUNT for a rule
+    /// with at least one instance in every period (as the pre-filter bounds it: no BY
+    /// parts but a weekly rule's plain BYDAY); nil when it has no such bound.
+    private func end(of rule: ICalRule) -> Int64? {
+        if let u = rule.until {
+            let last = u.isDate ? zone.utcSeconds(of: u.fields.addingDays(1))
+                : u.reference == .utc ? u.fields.secondsAsUTC : zone.utcSeconds(of: u.fields)
+            return last + length.bound
+        }
+        let parts = rule.textWithoutUntil.split(separator: ";")
+        guard let count = parts.lazy.compactMap({ $0.hasPrefix("COUNT=") ? Int64($0.dropFirst(6)) : nil }).first,
+              count < 100_000_000 else { return nil }
+        let periods: [Substring: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
+                                           "FREQ=WEEKLY": 7 * 86_400, "FREQ=MONTHLY": 31 * 86_400, "FREQ=YEARLY": 366 * 86_400]
+        guard let period = parts.first.flatMap({ periods[$0] }) else { return nil }
+        let weekly = period == 7 * 86_400
+        guard parts.allSatisfy({ !$0.hasPrefix("BY") || (weekly && $0.hasPrefix("BYDAY=") && !$0.contains(where: \.isNumber)) }) else { return nil }
+        if period == 31 * 86_400 && dtstart.fields.day > 28 { return nil }
+        if period == 366 * 86_400 && dtstart.fields.month == 2 && dtstart.fields.day == 29 { return nil }
+        let wall = dtstart.fields.secondsAsUTC + (count + 1) * Int64(max(rule.interval, 1)) * period
+        return zone.utcSeconds(of: CivilDateTime(utcSeconds: wall)) + length.bound
     }
 
     /// 400000 → "400,000", for the reasons a cut gives.

@@ -143,7 +143,7 @@ extension CorpusTests {
         // in the debug build; see cal-rrule-bombs-x5 for five), and is busy over the window, incomplete.
         .init(.corpus("calendars/cal-rrule-count-2e9.ics"), .events, 0,
               stderr: .warning(#"event "Two billion" (count@corpus): stopped expanding after 400000 recurrence steps"#),
-              stdout: .exact("  • Aug 20, 2022 at 12:00 AM – Aug 22, 2022 at 12:00 AM  Two billion  [{file}]  (incomplete: expansion stopped at the 400,000-step limit)\n")),
+              stdout: .contains("Two billion  [{file}]  (incomplete: expansion stopped at the 400,000-step limit)\n")),
         .init(.corpus("calendars/cal-rrule-count-2e9.ics"), .acceptInto, 0,
               stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
         .init(.corpus("calendars/cal-rrule-never-matches.ics"), .events, 0,
