@@ -190,8 +190,11 @@ struct RecurrenceSet {
         guard parts.allSatisfy({ !$0.hasPrefix("BY") || (weekly && $0.hasPrefix("BYDAY=") && !$0.contains(where: \.isNumber)) }) else { return nil }
         if period == 31 * 86_400 && dtstart.fields.day > 28 { return nil }
         if period == 366 * 86_400 && dtstart.fields.month == 2 && dtstart.fields.day == 29 { return nil }
-        let wall = dtstart.fields.secondsAsUTC + (count + 1) * Int64(max(rule.interval, 1)) * period
-        return zone.utcSeconds(of: CivilDateTime(utcSeconds: wall)) + length.bound
+        let (steps, o1) = (count + 1).multipliedReportingOverflow(by: Int64(max(rule.interval, 1)))
+        let (span, o2) = steps.multipliedReportingOverflow(by: period)
+        // Past the last instant an occurrence may have: no bound worth having.
+        guard !o1, !o2, span < EventExpansion.lastInstant - dtstart.fields.secondsAsUTC else { return nil }
+        return zone.utcSeconds(of: CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + span)) + length.bound
     }
 
     /// 400000 → "400,000", for the reasons a cut gives.
