@@ -262,6 +262,38 @@ import Testing
         expectContract(text, window)
     }
 
+    /// A series that a step limit cuts short is busy over the rest of the window only up
+    /// to its own end: one whose COUNT or UNTIL ends before the window, which the filter
+    /// drops, has no occurrence in the full parse either; one that reaches it has the
+    /// same incomplete occurrence in both.
+    @Test func cutSeriesAgree() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\n"
+            + "BEGIN:VEVENT\r\nUID:ended@t\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1S\r\nRRULE:FREQ=SECONDLY;COUNT=500000\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:until@t\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1S\r\nRRULE:FREQ=SECONDLY;UNTIL=20200201T000000Z\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:endless@t\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1S\r\nRRULE:FREQ=SECONDLY;COUNT=90000000\r\nEND:VEVENT\r\n"
+            + "END:VCALENDAR\r\n"
+        let window = TimeWindow(start: 1_660_953_600, end: 1_661_040_000)
+        let full = try occurrences(text, window, filtered: false)
+        let fast = try occurrences(text, window, filtered: true)
+        #expect(full.0 == fast.0)
+        #expect(full.0 == ["endless@t - 2022-08-20T00:00:00Z 2022-08-21T00:00:00Z - true"])
+    }
+
+    /// COUNT=99999999;INTERVAL=99999 on a yearly rule overflowed the last-start bound
+    /// (a trap: the whole run died with SIGILL); now that bound is none, and the event is
+    /// judged by its instances near the window (there are none: one per 99,999 years).
+    @Test func hugeCountTimesIntervalIsKept() throws {
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:t\r\nBEGIN:VEVENT\r\nUID:o@t\r\nDTSTART:20100101T000000Z\r\n"
+            + "DTEND:20100101T010000Z\r\nRRULE:FREQ=YEARLY;COUNT=99999999;INTERVAL=99999\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let window = TimeWindow(start: 1_660_953_600, end: 1_661_040_000)
+        for rule in ["FREQ=YEARLY", "FREQ=MONTHLY"] {
+            _ = ICalPreFilter.filter(Data(text.replacingOccurrences(of: "FREQ=YEARLY", with: rule).utf8), window: window)
+        }
+        let full = try occurrences(text, window, filtered: false)
+        #expect(try occurrences(text, window, filtered: true).0 == full.0)
+        #expect(full.0.isEmpty)
+    }
+
     @Test func keepsWhatItCannotJudge() {
         let window = TimeWindow(start: 1_700_000_000, end: 1_700_003_600)
         let kept = [

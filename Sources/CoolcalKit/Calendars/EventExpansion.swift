@@ -79,9 +79,19 @@ struct EventExpansion {
         }
         ranges.sort { $0.key < $1.key }
         guard let master, let dtstart = usableStart(master) else { return (own, result) }
-        // The query's limits are spent: the warning saying so has been given.
-        guard budget.steps > 0, budget.occurrences > 0 || !master.isRecurring else { return (own, result) }
         let clock = clock(for: master)
+        // The query's limits are spent (the warning saying so has been given): a series
+        // that may reach the window is busy over all of it, marked incomplete.
+        if master.isRecurring && (budget.steps <= 0 || budget.occurrences <= 0) {
+            let reason = budget.steps <= 0
+                ? "expansion stopped at the \(RecurrenceSet.grouped(budget.limit))-step limit for one query"
+                : "more than \(RecurrenceSet.grouped(context.options.maxOccurrencesPerQuery)) occurrences in the query"
+            let cut = Truncation(at: clock.instant(of: dtstart), until: RecurrenceSet(
+                event: master, dtstart: dtstart, clock: clock, zone: clock.zone(of: dtstart),
+                length: InstanceLength.of(master, start: dtstart, clock: clock), maxSteps: 0, budget: budget, enough: 0).latestEnd(),
+                reason: reason)
+            return (own, span(of: cut, master, in: window).map { [$0] } ?? [])
+        }
         // A recurrence libical could not read changes every answer: say so, always.
         // (libical's own words name the property; an unknown property called "XRRULE"
         // is not a recurrence and stays quiet, as it does when the pre-filter drops it.)
@@ -97,7 +107,9 @@ struct EventExpansion {
                                 maxSteps: context.options.maxSteps, budget: budget,
                                 enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)))
         var kept = 0
-        for raw in set.instances(overlapping: search) {
+        let (instances, setCut) = set.instances(overlapping: search)
+        var cut = setCut
+        for raw in instances {
             let key: OriginalKey = dtstart.isDate ? .date(raw.fields.dateOnly) : .instant(raw.start)
             if replaced.contains(key) { continue }
             var instance = raw
@@ -107,20 +119,41 @@ struct EventExpansion {
                 instance = moved(raw, by: range, isDate: dtstart.isDate, zone: zone)
             }
             guard window.overlaps(start: instance.start, end: instance.end) else { continue }
+            if let c = cut, instance.start >= c.at { break }
             kept += 1
             budget.occurrences -= 1
             if kept > context.options.maxOccurrencesPerEvent {
                 context.diagnostics.warn("\(clock.describe): more than \(context.options.maxOccurrencesPerEvent) occurrences in the window; the rest are left out")
+                cut = Truncation(at: instance.start, until: nil, reason: "more than \(RecurrenceSet.grouped(context.options.maxOccurrencesPerEvent)) occurrences in the window")
                 break
             }
             if budget.occurrences < 0 {
                 context.diagnostics.warn("more than \(context.options.maxOccurrencesPerQuery) occurrences in the window; the rest are left out")
+                cut = Truncation(at: instance.start, until: nil, reason: "more than \(RecurrenceSet.grouped(context.options.maxOccurrencesPerQuery)) occurrences in the query")
                 break
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
             result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid))
         }
+        // Cut short by a limit: what was found, and the rest of the span it could
+        // still cover, are all incomplete — busy, never "free" by omission.
+        if let cut {
+            for i in result.indices { result[i].incomplete = cut.reason }
+            if let rest = span(of: cut, master, in: window) { result.append(rest) }
+        }
         return (own, result)
+    }
+
+    /// The span a series cut short at `cut` may still cover in `window`: from where
+    /// expansion stopped to the end of the window or of the rule; nil when that is empty.
+    private func span(of cut: Truncation, _ master: ICalEvent, in window: TimeWindow) -> Occurrence? {
+        let start = max(cut.at, window.start)
+        let end = min(window.end, cut.until ?? window.end)
+        guard start < end else { return nil }
+        var o = occurrence(master, RawInstance(fields: CivilDateTime(utcSeconds: start), start: start, end: end),
+                           allDay: false, recurrenceID: nil)
+        o.incomplete = cut.reason
+        return o
     }
 
     private func usableStart(_ event: ICalEvent) -> ICalTime? {
@@ -198,6 +231,6 @@ struct EventExpansion {
             uid: event.uid, recurrenceID: recurrenceID, summary: event.summary, calendar: calendar.name,
             calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
             endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
-            declinedByOwner: context.declined(event), inviteID: event.inviteID)
+            declinedByOwner: context.declined(event), inviteID: event.inviteID, incomplete: nil)
     }
 }

@@ -25,6 +25,10 @@ public struct Occurrence: Sendable {
     public var declinedByOwner: Bool
     /// The coolcal invitation id this event was written for, if any.
     public var inviteID: String?
+    /// Why this occurrence may not be the whole truth, or nil: a limit stopped the
+    /// event's expansion. The event's occurrences found before the cut and one covering
+    /// the rest of the span it could still reach carry the reason; they are busy as usual.
+    public var incomplete: String? = nil
 
     /// The first rule that makes this occurrence free time, or nil when it is busy.
     public var ignoreReason: IgnoreReason? {

@@ -38,6 +38,7 @@ public struct OccurrenceExpander {
 
     private func occurrences(in window: TimeWindow, file: ICalCalendar, calendar: LoadedCalendar,
                              budget: ExpansionBudget) -> [Occurrence] {
+        for warning in file.warnings { context.diagnostics.warn(warning) }
         var overridesByUID: [String: [ICalEvent]] = [:]
         for event in file.events where event.recurrenceID != nil {
             if let uid = event.uid { overridesByUID[uid, default: []].append(event) }

@@ -6,6 +6,15 @@ struct RawInstance {
     var end: Int64
 }
 
+/// Where a limit stopped a rule's expansion: the instant it had reached, the rule's
+/// own end (UNTIL) if it has one, and why. The series may be busy anywhere from
+/// `at` on (to `until`, its last instance's latest end), so the caller counts it busy over that span.
+struct Truncation {
+    var at: Int64
+    var until: Int64?
+    var reason: String
+}
+
 /// Expands DTSTART + RRULE + RDATE − EXDATE of one master event over a search window,
 /// doing in Swift what libical gets wrong (RDATE zones and periods, UNTIL with zones,
 /// all-day lengths, DST gaps) and using libical's iterator for the RRULE itself.
@@ -20,20 +29,31 @@ struct RecurrenceSet {
     /// Enough instances: the caller keeps at most this many anyway.
     let enough: Int
 
-    func instances(overlapping search: TimeWindow) -> [RawInstance] {
+    /// The instances overlapping `search`, and where a limit cut a rule short (the
+    /// earliest such point), if one did.
+    func instances(overlapping search: TimeWindow) -> (instances: [RawInstance], cut: Truncation?) {
         var byStart: [Int64: RawInstance] = [:]
         let first = instance(at: dtstart.fields)
         consider(first, search, &byStart)
+        var cut: Truncation?
         for rule in event.rules {
-            expand(rule, search, &byStart)
+            guard let stopped = expand(rule, search, &byStart) else { continue }
+            if let c = cut {
+                // Busy from the first cut to the last end any cut rule may reach.
+                cut = Truncation(at: min(c.at, stopped.at), until: c.until.flatMap { a in stopped.until.map { max(a, $0) } },
+                                 reason: c.at <= stopped.at ? c.reason : stopped.reason)
+            } else {
+                cut = stopped
+            }
         }
         for rdate in event.rdates {
             consider(instance(of: rdate), search, &byStart)
         }
         let excluded = exclusions()
-        return byStart.values
+        let instances = byStart.values
             .filter { !excluded.matches($0, isDate: dtstart.isDate) }
             .sorted { $0.start < $1.start }
+        return (instances, cut)
     }
 
     private func instance(at fields: CivilDateTime) -> RawInstance {
@@ -63,52 +83,129 @@ struct RecurrenceSet {
         }
     }
 
-    private func expand(_ rule: ICalRule, _ search: TimeWindow, _ into: inout [Int64: RawInstance]) {
-        guard let iterator = RecurrenceIterator(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) else {
-            // Only worth saying when the series could reach the window at all.
-            if instance(at: dtstart.fields).start <= search.end {
-                clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used")
-            }
-            return
+    /// Adds the rule's instances in `search`; returns where a limit stopped it, if one did.
+    private func expand(_ rule: ICalRule, _ search: TimeWindow, _ into: inout [Int64: RawInstance]) -> Truncation? {
+        // Only worth saying when the series could reach the window at all.
+        let reaches = instance(at: dtstart.fields).start <= search.end
+        if let why = rule.unboundedReason(start: dtstart.fields) {
+            if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is not expanded (\(why)); only DTSTART is used") }
+            return nil
         }
         // Wall-clock bounds: every zone is within a day of UTC (−12 h to +14 h).
         let low = CivilDateTime(utcSeconds: search.start - length.bound - 86_400)
         let high = CivilDateTime(utcSeconds: search.end + 86_400)
-        if !rule.hasCount && rule.interval <= 1 && dtstart.fields < low {
+        // A rule without COUNT is the same series from any of its steps: a DAILY or
+        // shorter one starts at its last step before `low` (libical's set_start loses the
+        // INTERVAL's phase for those), a day earlier with BY-filters (libical may skip
+        // the rest of its first day when that day's first step does not match them).
+        var from = dtstart.fields
+        let step = rule.stepSeconds
+        let slack: Int64 = rule.textWithoutUntil.contains(";BY") ? 86_400 : 0
+        if !rule.hasCount, let step, dtstart.fields.secondsAsUTC < low.secondsAsUTC - slack {
+            let behind = low.secondsAsUTC - slack - dtstart.fields.secondsAsUTC
+            from = CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + behind / step * step)
+            if dtstart.isDate { from = from.dateOnly }
+        }
+        guard let iterator = RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
+            if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
+            return nil
+        }
+        if !rule.hasCount && step == nil && rule.interval <= 1 && dtstart.fields < low {
             _ = iterator.skip(to: dtstart.isDate ? low.dateOnly : low)
         }
-        var steps = 0
+        var steps = 0, calls = 0
+        var previous = from
+        // Where the rule ends at the latest (UNTIL), for the span a cut leaves busy.
+        let until = end(of: rule)
+        func cut(_ reason: String) -> Truncation {
+            Truncation(at: zone.utcSeconds(of: previous), until: until, reason: reason)
+        }
         while let fields = iterator.next() {
-            steps += 1
-            budget.steps -= 1
+            // libical walked every step of the frequency from the previous instance.
+            let walked = step.map { max(1, Int(min((fields.secondsAsUTC - previous.secondsAsUTC) / $0, Int64(Int32.max)))) } ?? 1
+            steps += walked
+            calls += 1
+            budget.steps -= walked
             if budget.steps < 0 {
                 clock.diagnostics.warn("stopped expanding recurrences: more than the \(budget.limit) rule steps allowed for one query; results may be incomplete")
-                return
+                return fields > high ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(budget.limit))-step limit for one query")
             }
             if steps > maxSteps {
                 clock.diagnostics.warn("\(clock.describe): stopped expanding after \(maxSteps) recurrence steps")
-                return
+                return fields > high ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(maxSteps))-step limit")
             }
-            if fields > high { return }
+            previous = fields
+            if fields > high { return nil }
             if fields < low {
                 // Before the window: no zone arithmetic, only a cheap, safe UNTIL check.
-                if let until = rule.until, fields.dateOnly > until.fields.addingDays(2) { return }
+                if let until = rule.until, fields.dateOnly > until.fields.addingDays(2) { return nil }
                 continue
             }
             let candidate = instance(at: fields)
-            if let until = rule.until, exceeds(candidate, until) { return }
+            if let until = rule.until, exceeds(candidate, until) { return nil }
             consider(candidate, search, &into)
-            if into.count > enough { return }
+            // Enough: the caller keeps fewer, and says so where it cuts.
+            if into.count > enough { return nil }
         }
         // libical ends every rule at the end of 2582: say so when the series had more to give.
-        // (A COUNT rule is iterated from DTSTART, so `steps` counts its instances.)
+        // (A COUNT rule is iterated from DTSTART, so `calls` counts its instances.)
         let count = rule.hasCount
             ? rule.textWithoutUntil.split(separator: ";").lazy.compactMap { $0.hasPrefix("COUNT=") ? Int($0.dropFirst(6)) : nil }.first
             : nil
-        let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (count.map { steps >= $0 } ?? false)
+        let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (count.map { calls >= $0 } ?? false)
         if !ended && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }
+        return nil
+    }
+
+    /// The latest instant the series can be busy, or nil when it has no end: every
+    /// rule ends (`end(of:)`), and RDATEs and DTSTART are known.
+    func latestEnd() -> Int64? {
+        var last = instance(at: dtstart.fields).end
+        for rule in event.rules {
+            guard let e = end(of: rule) else { return nil }
+            last = max(last, e)
+        }
+        for rdate in event.rdates { last = max(last, instance(of: rdate).end) }
+        return last
+    }
+
+    /// The latest end of the rule's last instance: from UNTIL, or from COUNT for a rule
+    /// with at least one instance in every period (as the pre-filter bounds it: no BY
+    /// parts but a weekly rule's plain BYDAY); nil when it has no such bound.
+    private func end(of rule: ICalRule) -> Int64? {
+        if let u = rule.until {
+            let last = u.isDate ? zone.utcSeconds(of: u.fields.addingDays(1))
+                : u.reference == .utc ? u.fields.secondsAsUTC : zone.utcSeconds(of: u.fields)
+            return last + length.bound
+        }
+        let parts = rule.textWithoutUntil.split(separator: ";")
+        guard let count = parts.lazy.compactMap({ $0.hasPrefix("COUNT=") ? Int64($0.dropFirst(6)) : nil }).first,
+              count < 100_000_000 else { return nil }
+        let periods: [Substring: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
+                                           "FREQ=WEEKLY": 7 * 86_400, "FREQ=MONTHLY": 31 * 86_400, "FREQ=YEARLY": 366 * 86_400]
+        guard let period = parts.first.flatMap({ periods[$0] }) else { return nil }
+        let weekly = period == 7 * 86_400
+        guard parts.allSatisfy({ !$0.hasPrefix("BY") || (weekly && $0.hasPrefix("BYDAY=") && !$0.contains(where: \.isNumber)) }) else { return nil }
+        if period == 31 * 86_400 && dtstart.fields.day > 28 { return nil }
+        if period == 366 * 86_400 && dtstart.fields.month == 2 && dtstart.fields.day == 29 { return nil }
+        let (steps, o1) = (count + 1).multipliedReportingOverflow(by: Int64(max(rule.interval, 1)))
+        let (span, o2) = steps.multipliedReportingOverflow(by: period)
+        // Past the last instant an occurrence may have: no bound worth having.
+        guard !o1, !o2, span < EventExpansion.lastInstant - dtstart.fields.secondsAsUTC else { return nil }
+        return zone.utcSeconds(of: CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + span)) + length.bound
+    }
+
+    /// 400000 → "400,000", for the reasons a cut gives.
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
     }
 
     /// The first wall-clock time libical's recurrence iterator never reaches.

@@ -172,7 +172,11 @@ extension ICalPreFilter {
             let f = CivilDateTime(utcSeconds: start.seconds)
             if frequency == 31 * 86_400 && f.day > 28 { return nil }
             if frequency == 366 * 86_400 && f.month == 2 && f.day == 29 { return nil }
-            return start.seconds + (count + 1) * interval * frequency
+            // COUNT up to 10^8 times INTERVAL up to 10^5 years overflows: no bound then.
+            let (periods, o1) = (count + 1).multipliedReportingOverflow(by: interval)
+            let (span, o2) = periods.multipliedReportingOverflow(by: frequency)
+            let (last, o3) = start.seconds.addingReportingOverflow(span)
+            return o1 || o2 || o3 ? nil : last
         }
     }
 }

@@ -40,6 +40,64 @@ extension ICalReader {
         return true
     }
 
+    /// Transitions a year that one observance's RRULE, and all of a zone's together,
+    /// may give: real zones have one or two; libical expands every one of them from the
+    /// observance's DTSTART (year 1 if need be) into memory.
+    static let maxTransitionsPerRule = 12
+    static let maxTransitionsPerZone = 100
+
+    /// Why libical must not expand this VTIMEZONE (its rules yield too many
+    /// transitions a year), or nil.
+    static func denseObservance(_ vtz: OpaquePointer) -> String? {
+        var total = 0
+        for observance in ICalWalk.children(of: vtz, kind: ICAL_XSTANDARD_COMPONENT) + ICalWalk.children(of: vtz, kind: ICAL_XDAYLIGHT_COMPONENT) {
+            var rule = icalcomponent_get_first_property(observance, ICAL_RRULE_PROPERTY)
+            while let prop = rule {
+                let n = transitionsPerYear(icalproperty_get_rrule(prop))
+                if n > maxTransitionsPerRule {
+                    return "an observance RRULE gives up to \(n) transitions a year (at most \(maxTransitionsPerRule))"
+                }
+                total += n
+                if total > maxTransitionsPerZone {
+                    return "its observance RRULEs give more than \(maxTransitionsPerZone) transitions a year"
+                }
+                rule = icalcomponent_get_next_property(observance, ICAL_RRULE_PROPERTY)
+            }
+        }
+        return nil
+    }
+
+    /// An upper bound on the instances a year of a (yearly) rule, from its BY-lists.
+    private static func transitionsPerYear(_ r: icalrecurrencetype) -> Int {
+        let end = Int16(truncatingIfNeeded: ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func used<T>(_ array: T) -> [Int16] {
+            withUnsafeBytes(of: array) { Array($0.bindMemory(to: Int16.self).prefix { $0 != end }) }
+        }
+        let time = max(1, used(r.by_hour).count) * max(1, used(r.by_minute).count) * max(1, used(r.by_second).count)
+        let monthDays = used(r.by_month_day).count
+        let days = used(r.by_day).reduce(0) { $0 + (icalrecurrencetype_day_position($1) == 0 ? 5 : 1) }
+        var dates: Int
+        if !used(r.by_year_day).isEmpty {
+            dates = used(r.by_year_day).count
+        } else if !used(r.by_week_no).isEmpty {
+            dates = used(r.by_week_no).count * 7
+        } else {
+            let months = used(r.by_month).isEmpty ? (monthDays + days > 0 ? 12 : 1) : used(r.by_month).count
+            let perMonth = monthDays > 0 && days > 0 ? min(monthDays, days) : max(1, monthDays + days)
+            dates = months * perMonth
+        }
+        if !used(r.by_set_pos).isEmpty { dates = min(dates, used(r.by_set_pos).count) }
+        // Not a yearly rule: `plausible` refuses it anyway; count it as one a year here.
+        if r.freq != ICAL_YEARLY_RECURRENCE { return 1 }
+        return min(dates, 366) * time
+    }
+
+    static func tzid(of vtz: OpaquePointer) -> String {
+        guard let prop = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY),
+              let id = ICalWalk.copy(icalproperty_get_tzid(prop)) else { return "(no TZID)" }
+        return "\"\(PrintableText.clean(id))\""
+    }
+
     /// The TZIDs of the VTIMEZONEs in `text` with a TZOFFSETFROM or TZOFFSETTO that is
     /// not a UTC offset (`±HHMM` or `±HHMMSS`). libical reads such a value as a number as
     /// far as it goes (`garbage` is +00:00, `+01` one minute) and leaves no trace of it,

@@ -11,7 +11,8 @@ public enum ICalReader {
         var shape = InputShape()
         input.withUnsafeBytes { shape.see($0) }
         guard try shape.check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        return try parse(window.map { ICalPreFilter.filter(input, window: $0) } ?? input, file: file)
+        return try parse(window.map { ICalPreFilter.filter(input, window: $0) } ?? input, file: file,
+                         whole: window.map { _ in { input } })
     }
 
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
@@ -39,7 +40,7 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
-        return try parse(kept, file: path)
+        return try parse(kept, file: path, whole: { try wholeFile(path) })
     }
 
     /// Hands checked text to libical.
@@ -47,11 +48,15 @@ public enum ICalReader {
     /// memory (620 MB for a 20 MB calendar) and time to match.
     public static let maxParseBytes = 64 << 20
 
-    private static func parse(_ data: Data, file: String) throws -> ICalCalendar {
+    /// `whole` gives the whole file when `data` is what the pre-filter kept of it.
+    private static func parse(_ data: Data, file: String, whole: (() throws -> Data)? = nil) throws -> ICalCalendar {
         guard data.count <= maxParseBytes else {
             throw ICalError(file: file, message: "too large to read whole (\(data.count >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
         }
-        return try calendar(from: try tree(data, file: file), text: data, file: file)
+        let (text, warnings) = try capped(data, file: file, whole: whole)
+        var result = try calendar(from: try tree(text, file: file), text: text, file: file)
+        result.warnings = warnings + result.warnings
+        return result
     }
 
     /// libical's tree of checked text (the caller owns it).
@@ -93,9 +98,14 @@ public enum ICalReader {
         var zones: [String: ZoneRules] = [:]
         // Only a file with zones is searched for malformed offsets.
         var malformed: Set<String>?
+        var zoneWarnings: [String] = []
         for vcal in vcalendars {
             for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) {
                 if malformed == nil { malformed = zonesWithMalformedOffsets(in: text) }
+                if let why = denseObservance(vtz) {
+                    zoneWarnings.append("\(file): VTIMEZONE \(tzid(of: vtz)): \(why); the zone is ignored")
+                    continue
+                }
                 guard plausible(vtz, malformed: malformed ?? []) else { continue }
                 if let rules = VTimezoneRules(vtimezone: vtz), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
@@ -103,6 +113,7 @@ public enum ICalReader {
             }
         }
         var result = ICalCalendar(zones: ZoneBook(fileZones: zones))
+        result.warnings = zoneWarnings
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
             for vevent in ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT) {

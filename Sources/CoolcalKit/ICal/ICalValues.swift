@@ -95,6 +95,9 @@ public struct ICalCalendar {
     public var method: String?
     public var events: [ICalEvent] = []
     public var zones: ZoneBook
+    /// What reading skipped and why (a component over a cap, a zone ignored), each
+    /// naming the file; given with the file's occurrences.
+    public var warnings: [String] = []
 
     public init(zones: ZoneBook) {
         self.zones = zones

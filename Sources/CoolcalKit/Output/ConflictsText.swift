@@ -67,6 +67,7 @@ public struct ConflictsText {
         let cal = style.paint(style.printable(o.calendar), CalendarColor.sgr(o.calendarColor))
         var text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]"
         if !note.isEmpty { text += "  " + note }
+        if let why = o.incomplete { text += "  " + style.paint("(incomplete: \(why))", "31") }
         return (faint ? style.dim(text) : text) + "\n"
     }
 }

@@ -1,5 +1,7 @@
 /// The JSON documents of DESIGN.md, keys in the documented order.
 public enum JSONDocuments {
+    /// An occurrence; `extra` (a conflict's or an ignored event's fields) comes before
+    /// `incomplete`, which is always last.
     public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object([
             ("uid", o.uid.map(JSONValue.string) ?? .null),
@@ -12,7 +14,7 @@ public enum JSONDocuments {
             ("busy", .bool(o.busy)),
             ("transparent", .bool(o.transparent)),
             ("status", o.status.map(JSONValue.string) ?? .null),
-        ] + extra)
+        ] + extra + [("incomplete", .bool(o.incomplete != nil))])
     }
 
     public static func window(_ w: TimeWindow) -> JSONValue {

@@ -140,14 +140,14 @@ extension CorpusTests {
         .init(.corpus("calendars/cal-rrule-bysecond-all.ics"), .acceptInto, 0,
               stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
         // COUNT=2000000000 stops at the 400,000-step cap with a warning naming the event (~1.3 s of CPU
-        // in the debug build; see cal-rrule-bombs-x5 for five).
+        // in the debug build; see cal-rrule-bombs-x5 for five), and is busy over the window, incomplete.
         .init(.corpus("calendars/cal-rrule-count-2e9.ics"), .events, 0,
               stderr: .warning(#"event "Two billion" (count@corpus): stopped expanding after 400000 recurrence steps"#),
-              stdout: .exact("No events.\n")),
+              stdout: .contains("Two billion  [{file}]  (incomplete: expansion stopped at the 400,000-step limit)\n")),
         .init(.corpus("calendars/cal-rrule-count-2e9.ics"), .acceptInto, 0,
               stdout: .exact("accepted: Family Reunion (id 12): added to {file}\n"), writes: .acceptedInto("{file}")),
         .init(.corpus("calendars/cal-rrule-never-matches.ics"), .events, 0,
-              stderr: .warning(#"event "Every Feb 30" (feb30@corpus): RRULE FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=2 cannot be expanded; only DTSTART is used"#),
+              stderr: .warning(#"event "Every Feb 30" (feb30@corpus): RRULE FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=2 is not expanded (it can never match: no date has BYMONTH=2 and BYMONTHDAY=30); only DTSTART is used"#),
               stdout: .exact("No events.\n")),
         .init(.corpus("calendars/cal-rrule-interval-huge.ics"), .events, 0,
               stderr: .warning(#"event "Interval huge" (intervalhuge@corpus): Can't parse as RECUR value in RRULE property. Removing entire property: FREQ=SECONDLY;INTERVAL=2147483647"#),

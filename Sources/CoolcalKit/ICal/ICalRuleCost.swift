@@ -1,0 +1,154 @@
+internal import CLibical
+
+/// What an RRULE costs libical before it gives an instance. libical's iterator walks
+/// every candidate time one step of the rule's frequency at a time (~3 µs each) and
+/// returns only when one passes the BY-filters — so a rule that can never match
+/// (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`) never returns, and a sparse sub-daily one
+/// (`FREQ=MINUTELY;BYMONTH=1`) walks half a million candidates per instance. Such rules
+/// are refused before libical sees them; `RecurrenceSet` counts the candidates of the
+/// others against its step limits.
+extension ICalRule {
+    /// Candidate times libical may walk for one instance, at most.
+    public static let maxCandidatesPerInstance = 100_000 // the messages say 100,000
+
+    /// Seconds per step of the rule's frequency for SECONDLY … DAILY; nil for longer ones.
+    public var stepSeconds: Int64? {
+        guard let unit = ICalRule.unitSeconds(of: textWithoutUntil) else { return nil }
+        return unit * Int64(max(interval, 1))
+    }
+
+    static func unitSeconds(of text: String) -> Int64? {
+        if text.hasPrefix("FREQ=SECONDLY") { return 1 }
+        if text.hasPrefix("FREQ=MINUTELY") { return 60 }
+        if text.hasPrefix("FREQ=HOURLY") { return 3_600 }
+        if text.hasPrefix("FREQ=DAILY") { return 86_400 }
+        return nil
+    }
+
+    /// Why libical would walk without bound (or nearly) for this rule from `start`, or nil.
+    public func unboundedReason(start: CivilDateTime) -> String? {
+        let r = textWithoutUntil.withCString { icalrecurrencetype_from_string($0) }
+        guard r.freq != ICAL_NO_RECURRENCE else { return nil }
+        let end = Int16(truncatingIfNeeded: ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func used<T>(_ array: T) -> [Int] {
+            withUnsafeBytes(of: array) { Array($0.bindMemory(to: Int16.self).prefix { $0 != end }).map(Int.init) }
+        }
+        let filter = DayFilter(months: Set(used(r.by_month)), monthDays: Set(used(r.by_month_day)),
+                               yearDays: Set(used(r.by_year_day)),
+                               weekdays: Set(used(r.by_day).map { Int(icalrecurrencetype_day_day_of_week(Int16($0)).rawValue) }))
+        if !filter.matchesSomeDate {
+            return "it can never match: no date has \(filter.described)"
+        }
+        guard let unit = ICalRule.unitSeconds(of: textWithoutUntil), unit < 86_400 else { return nil }
+        // Sub-daily: BYHOUR (and BYMINUTE for MINUTELY and SECONDLY, BYSECOND for SECONDLY) are filters too.
+        let step = unit * Int64(max(interval, 1))
+        let hours = Set(used(r.by_hour)), minutes = unit <= 60 ? Set(used(r.by_minute)) : [], seconds = unit == 1 ? Set(used(r.by_second)) : []
+        guard let timeGap = ICalRule.candidateGap(start: start, step: step, hours: hours, minutes: minutes, seconds: seconds) else {
+            return "it can never match: its steps from DTSTART never reach its BYHOUR/BYMINUTE/BYSECOND"
+        }
+        var candidates = timeGap
+        if filter.isActive {
+            guard let dayGap = filter.longestGapInDays else { return "it can never match: no date has \(filter.described)" }
+            candidates += Int64(dayGap) * 86_400 / step
+        }
+        if candidates > Int64(ICalRule.maxCandidatesPerInstance) {
+            return "its instances can be \(candidates) steps of its frequency apart, more than the 100,000 allowed"
+        }
+        return nil
+    }
+
+    /// The most steps from one matching time of day to the next (cyclic), or nil when
+    /// the steps from `start` never reach a matching time of day.
+    private static func candidateGap(start: CivilDateTime, step: Int64, hours: Set<Int>, minutes: Set<Int>, seconds: Set<Int>) -> Int64? {
+        if hours.isEmpty && minutes.isEmpty && seconds.isEmpty { return 1 }
+        let day: Int64 = 86_400
+        func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+        let period = day / gcd(step % day, day)
+        let t0 = Int64(start.hour * 3600 + start.minute * 60 + start.second)
+        var first: Int64?, last: Int64 = 0, gap: Int64 = 0
+        for k in 0..<period {
+            let t = (t0 + k * (step % day)) % day
+            let h = Int(t / 3600), m = Int(t / 60 % 60), s = Int(t % 60)
+            guard hours.isEmpty || hours.contains(h), minutes.isEmpty || minutes.contains(m),
+                  seconds.isEmpty || seconds.contains(s) else { continue }
+            if let _ = first { gap = max(gap, k - last) } else { first = k }
+            last = k
+        }
+        guard let first else { return nil }
+        return max(gap, period - last + first)
+    }
+}
+
+/// The date-level BY-filters of a rule (BYMONTH, BYMONTHDAY, BYYEARDAY, BYDAY's
+/// weekdays). For DAILY and shorter rules they limit; for longer ones they expand,
+/// but every date a rule can give still passes all of them, so "no date passes"
+/// means the rule never matches whatever its frequency (BYDAY's numbers, BYWEEKNO
+/// and BYSETPOS only take dates away).
+struct DayFilter {
+    var months: Set<Int>
+    var monthDays: Set<Int>
+    var yearDays: Set<Int>
+    /// 1 = Sunday … 7 = Saturday.
+    var weekdays: Set<Int>
+
+    var isActive: Bool { !months.isEmpty || !monthDays.isEmpty || !yearDays.isEmpty || !weekdays.isEmpty }
+
+    var described: String {
+        var parts: [String] = []
+        func list(_ s: Set<Int>) -> String { s.sorted().map(String.init).joined(separator: ",") }
+        if !months.isEmpty { parts.append("BYMONTH=\(list(months))") }
+        if !monthDays.isEmpty { parts.append("BYMONTHDAY=\(list(monthDays))") }
+        if !yearDays.isEmpty { parts.append("BYYEARDAY=\(list(yearDays))") }
+        return parts.joined(separator: " and ")
+    }
+
+    private static let lengths = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+    func passes(month: Int, day: Int, yearDay: Int, leap: Bool) -> Bool {
+        let monthLength = DayFilter.lengths[month - 1] + (leap && month == 2 ? 1 : 0)
+        let yearLength = leap ? 366 : 365
+        return (months.isEmpty || months.contains(month))
+            && (monthDays.isEmpty || monthDays.contains(day) || monthDays.contains(day - monthLength - 1))
+            && (yearDays.isEmpty || yearDays.contains(yearDay) || yearDays.contains(yearDay - yearLength - 1))
+    }
+
+    /// Some date of a common or a leap year passes the month and day filters (every
+    /// such date falls on every weekday in some year).
+    var matchesSomeDate: Bool {
+        if monthDays.isEmpty && yearDays.isEmpty { return true }
+        for leap in [false, true] {
+            var yearDay = 0
+            for month in 1...12 {
+                for day in 1...(DayFilter.lengths[month - 1] + (leap && month == 2 ? 1 : 0)) {
+                    yearDay += 1
+                    if passes(month: month, day: day, yearDay: yearDay, leap: leap) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The most days from one passing date to the next, over the 400-year Gregorian
+    /// cycle (weekdays included); nil when none passes.
+    var longestGapInDays: Int? {
+        var first: Int?, last = 0, gap = 0, index = 0
+        for year in 2000..<2400 {
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            var yearDay = 0
+            for month in 1...12 {
+                for day in 1...(DayFilter.lengths[month - 1] + (leap && month == 2 ? 1 : 0)) {
+                    yearDay += 1
+                    // 2000-01-01 was a Saturday (7).
+                    let weekday = (index + 6) % 7 + 1
+                    if (weekdays.isEmpty || weekdays.contains(weekday)) && passes(month: month, day: day, yearDay: yearDay, leap: leap) {
+                        if first != nil { gap = max(gap, index - last) } else { first = index }
+                        last = index
+                    }
+                    index += 1
+                }
+            }
+        }
+        guard let first else { return nil }
+        return max(gap, index - last + first)
+    }
+}
