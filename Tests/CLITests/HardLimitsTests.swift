@@ -44,6 +44,26 @@ import Testing
         #expect(run.stderr.contains("event \"Spin\" (spin): RRULE FREQ=\(freq);BYMONTHDAY=30;BYMONTH=2 is not expanded (it can never match"), "\(run.stderr)")
     }
 
+    /// Found by FuzzCalendar (10 s per input in a release build): libical walks month
+    /// after month looking for a fifth day among two.
+    @Test("a BYSETPOS past every period's set is answered within 1 s of CPU",
+          arguments: ["FREQ=MONTHLY;BYMONTHDAY=10,-1;BYSETPOS=5", "FREQ=MONTHLY;BYDAY=2MO,-1FR;BYSETPOS=-3", "FREQ=WEEKLY;BYDAY=MO,WE;BYSETPOS=3"])
+    func unreachableSetPosition(_ rule: String) throws {
+        let cal = calendar(event("setpos", "Setpos", start: "20220120T100000Z", end: "20220120T110000Z", "RRULE:\(rule)\r\n"))
+        let (run, _) = try run(["events", "--from", "2022-08-01T00:00:00Z", "--to", "2022-08-30T00:00:00Z", "cal.ics"], calendar: cal)
+        #expect(run.cpuSeconds < Self.cpuBound, "\(rule): \(run.cpuSeconds) s of CPU")
+        #expect(run.stderr.contains("is not expanded (it can never match: BYSETPOS="), "\(run.stderr)")
+    }
+
+    /// A BYSETPOS a period can reach still expands (the bound is not too tight).
+    @Test func reachableSetPositionExpands() throws {
+        let cal = calendar(event("last", "Last", start: "20220131T100000Z", end: "20220131T110000Z",
+                                 "RRULE:FREQ=MONTHLY;BYMONTHDAY=10,-1;BYSETPOS=2\r\n"))
+        let (run, _) = try run(["events", "--json", "--from", "2022-08-01T00:00:00Z", "--to", "2022-09-01T00:00:00Z", "cal.ics"], calendar: cal)
+        #expect(run.stderr == "", "\(run.stderr)")
+        #expect(run.stdout.contains("\"start\": \"2022-08-31T10:00:00Z\""), "\(run.stdout)")
+    }
+
     @Test("a sparse sub-daily rule is refused, not walked for seconds")
     func sparseSubDailyRule() throws {
         let cal = calendar(event("sparse", "Sparse", start: "20200201T000000Z", end: "20200201T000100Z",

@@ -39,6 +39,12 @@ extension ICalRule {
         if !filter.matchesSomeDate {
             return "it can never match: no date has \(filter.described)"
         }
+        // BYSETPOS picks from each period's set: a position past the largest set a
+        // period can hold never matches (libical walks period after period for it).
+        let positions = used(r.by_set_pos)
+        if !positions.isEmpty, let most = ICalRule.largestSet(r), positions.allSatisfy({ abs($0) > most }) {
+            return "it can never match: BYSETPOS=\(positions.map(String.init).joined(separator: ",")) but a period holds at most \(most) instance\(most == 1 ? "" : "s")"
+        }
         guard let unit = ICalRule.unitSeconds(of: textWithoutUntil), unit < 86_400 else { return nil }
         // Sub-daily: BYHOUR (and BYMINUTE for MINUTELY and SECONDLY, BYSECOND for SECONDLY) are filters too.
         let step = unit * Int64(max(interval, 1))
@@ -55,6 +61,31 @@ extension ICalRule {
             return "its instances can be \(candidates) steps of its frequency apart, more than the 100,000 allowed"
         }
         return nil
+    }
+
+    /// The most instances one period of a MONTHLY, WEEKLY or DAILY rule can hold before
+    /// BYSETPOS picks, or nil where coolcal does not bound it (YEARLY, sub-daily).
+    static func largestSet(_ r: icalrecurrencetype) -> Int? {
+        let end = Int16(truncatingIfNeeded: ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+        func list<T>(_ array: T) -> [Int16] {
+            withUnsafeBytes(of: array) { Array($0.bindMemory(to: Int16.self).prefix { $0 != end }) }
+        }
+        let times = max(1, list(r.by_hour).count) * max(1, list(r.by_minute).count) * max(1, list(r.by_second).count)
+        let days = list(r.by_day)
+        let monthDays = list(r.by_month_day).count
+        switch r.freq {
+        case ICAL_MONTHLY_RECURRENCE:
+            // A numbered BYDAY (2MO, -1FR) is one day a month, a plain one at most five.
+            let byDay = days.reduce(0) { $0 + (icalrecurrencetype_day_position($1) == 0 ? 5 : 1) }
+            let perMonth = days.isEmpty ? (monthDays == 0 ? 1 : monthDays) : (monthDays == 0 ? byDay : min(byDay, monthDays))
+            return perMonth * times
+        case ICAL_WEEKLY_RECURRENCE:
+            return max(1, Set(days.map { icalrecurrencetype_day_day_of_week($0).rawValue }).count) * times
+        case ICAL_DAILY_RECURRENCE:
+            return times
+        default:
+            return nil
+        }
     }
 
     /// The most steps from one matching time of day to the next (cyclic), or nil when
