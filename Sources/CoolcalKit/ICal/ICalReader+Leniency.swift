@@ -7,7 +7,8 @@ extension ICalReader {
     /// in a form it reads, so both reads give the warning.)
     static func endWarnings(_ events: [ICalEvent], file: String) -> [String] {
         events.compactMap { event in
-            guard event.end == nil, let problem = event.problems.first(where: { $0.contains("in DTEND property") }) else {
+            // (An event without a DTSTART is skipped, and warned about as such.)
+            guard event.start != nil, event.end == nil, let problem = event.problems.first(where: { $0.contains("in DTEND property") }) else {
                 return nil
             }
             let assumed: String

@@ -8,8 +8,8 @@ import Foundation
 public enum CalendarDirectory: Equatable, Sendable {
     /// `.ics` files directly in it: one vdir.
     case vdir
-    /// Nothing in it but a vdir's `displayname` and `color` files and coolcal's own
-    /// lock and temporary files: an empty calendar (a fresh directory, a collection
+    /// Nothing in it but a vdir's `displayname` and `color` files, coolcal's own lock
+    /// and temporary files and empty hidden files (`.keep`): an empty calendar (a fresh directory, a collection
     /// `vdirsyncer discover` made).
     case empty
     /// No `.ics` directly in it, but subfolders that are vdirs: their paths, sorted.
@@ -29,7 +29,7 @@ public enum CalendarDirectory: Equatable, Sendable {
     public static func probe(_ path: String) -> CalendarDirectory? {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
         if entries.contains(where: isEventFile) { return .vdir }
-        let others = entries.filter { !metadataFiles.contains($0) && !isOwn($0) }
+        let others = entries.filter { !metadataFiles.contains($0) && !isOwn($0) && !isPlaceholder($0, in: path) }
         if others.isEmpty { return .empty }
         var vdirs: [String] = []
         var empties: [String] = []
@@ -51,6 +51,14 @@ public enum CalendarDirectory: Equatable, Sendable {
     /// A name a vdir reader reads: ends in `.ics` (any case), not hidden.
     public static func isEventFile(_ name: String) -> Bool {
         !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics")
+    }
+
+    /// An empty hidden file (`.keep`, `.gitkeep`): what keeps an empty directory in a
+    /// repository. A hidden file with content (`~/.bashrc`) is an entry like any other.
+    static func isPlaceholder(_ name: String, in directory: String) -> Bool {
+        guard name.hasPrefix(".") else { return false }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: (directory as NSString).appendingPathComponent(name))
+        return attributes?[.type] as? FileAttributeType == .typeRegular && (attributes?[.size] as? NSNumber)?.intValue == 0
     }
 
     /// coolcal's own lock and temporary files in a vdir (`.coolcal-lock`,
