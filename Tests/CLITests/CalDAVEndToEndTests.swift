@@ -30,6 +30,8 @@ import Testing
         func strip(_ value: Any) -> Any {
             if var object = value as? [String: Any] {
                 if let name = object.removeValue(forKey: "calendar") as? String { names.insert(name) }
+                // The display name follows the label (`work.ics` and the collection `work`).
+                object.removeValue(forKey: "calendar_name")
                 return object.mapValues(strip)
             }
             if let array = value as? [Any] { return array.map(strip) }

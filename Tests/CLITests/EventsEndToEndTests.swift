@@ -16,7 +16,8 @@ import Testing
         #expect(summaries.contains("On-call handover (moved)"))
         #expect(!summaries.contains("On-call handover"), "the override replaced the master's instance")
         let keys = Set(events.flatMap { $0.keys })
-        #expect(keys == ["uid", "recurrence_id", "summary", "calendar", "start", "end", "all_day", "busy", "transparent", "status", "incomplete"])
+        #expect(keys == ["uid", "recurrence_id", "summary", "calendar", "start", "end", "all_day", "busy", "transparent", "status", "incomplete",
+                        "tentative", "calendar_name"])
         let cancelled = try #require(events.first { $0["summary"] as? String == "Cancelled sync" })
         #expect(cancelled["busy"] as? Bool == false)
         #expect(cancelled["status"] as? String == "CANCELLED")

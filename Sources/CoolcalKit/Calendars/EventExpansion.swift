@@ -231,6 +231,7 @@ struct EventExpansion {
             uid: event.uid, recurrenceID: recurrenceID, summary: event.summary, calendar: calendar.name,
             calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
             endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
-            declinedByOwner: context.declined(event), inviteID: event.inviteID, incomplete: nil)
+            declinedByOwner: context.declined(event), inviteID: event.inviteID, incomplete: nil,
+            calendarName: calendar.displayName, tentative: context.tentative(event), shownAsFree: context.shownAsFree(event))
     }
 }

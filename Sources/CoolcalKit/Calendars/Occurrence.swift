@@ -4,6 +4,9 @@ public enum IgnoreReason: String, Sendable {
     case cancelled
     case declined
     case thisInvitation = "this invitation"
+    /// Outlook's `X-MICROSOFT-CDO-BUSYSTATUS:FREE` (or INTENDEDSTATUS) on an event
+    /// without `TRANSP`: "Show as: Free".
+    case shownAsFree = "shown as free"
 }
 
 /// One instance of an event, resolved to absolute time.
@@ -29,14 +32,28 @@ public struct Occurrence: Sendable {
     /// event's expansion. The event's occurrences found before the cut and one covering
     /// the rest of the span it could still reach carry the reason; they are busy as usual.
     public var incomplete: String? = nil
+    /// The calendar's display name (a vdir's `displayname`); nil when it has none.
+    public var calendarName: String? = nil
+    /// `STATUS:TENTATIVE`, your (`--me`) `PARTSTAT=TENTATIVE`, or Outlook's
+    /// `TENTATIVE` status: busy, but only tentatively (`isTentative`).
+    public var tentative: Bool = false
+    /// Outlook marks the event free (`IgnoreReason.shownAsFree`).
+    public var shownAsFree: Bool = false
 
     /// The first rule that makes this occurrence free time, or nil when it is busy.
     public var ignoreReason: IgnoreReason? {
         if status == "CANCELLED" { return .cancelled }
         if transparent { return .transparent }
         if declinedByOwner { return .declined }
+        if shownAsFree { return .shownAsFree }
         return nil
     }
 
     public var busy: Bool { ignoreReason == nil }
+
+    /// Busy, but tentatively (JSON `tentative`): false for free time.
+    public var isTentative: Bool { tentative && busy }
+
+    /// What text output calls the calendar: its display name, else its label.
+    public var calendarDisplayName: String { calendarName ?? calendar }
 }

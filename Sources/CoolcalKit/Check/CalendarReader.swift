@@ -27,15 +27,49 @@ public struct CalendarReader {
         return occurrences
     }
 
-    /// Reads calendars; with a `window`, only what may reach it is parsed.
+    /// Reads calendars; with a `window`, only what may reach it is parsed. A directory
+    /// with vdir subfolders (a tree) gives one calendar each.
     public func load(_ locations: [CalendarLocation], window: TimeWindow?) throws -> [LoadedCalendar] {
-        try locations.map { try load($0, window: window) }
+        try locations.flatMap { try calendars(at: $0, window: window) }
     }
 
-    /// Reads a file, every `*.ics` of a vdir (sorted; hidden files and anything but
-    /// regular files skipped), or a
+    /// The calendars at one location: one, or each vdir of a tree (labelled
+    /// `TOP/SUB`); a directory that holds entries but no calendars is an error (66).
+    public func calendars(at location: CalendarLocation, window: TimeWindow?) throws -> [LoadedCalendar] {
+        guard case .vdir(let path) = location else { return [try load(location, window: window)] }
+        switch try Self.probe(path) {
+        case .vdir:
+            return [try load(location, window: window)]
+        case .empty:
+            diagnostics.note("\(path): an empty directory: an empty calendar")
+            return [try load(location, window: window)]
+        case .noCalendars:
+            throw Self.noCalendars(path)
+        case .tree(let subfolders):
+            let names = subfolders.map { URL(fileURLWithPath: $0).lastPathComponent }
+            diagnostics.note("\(path): no .ics files in it; \(subfolders.count) vdir subfolder\(subfolders.count == 1 ? "" : "s"), each a calendar: \(names.joined(separator: ", "))")
+            return try zip(subfolders, names).map { sub, name in
+                try readVdir(sub, label: location.name + "/" + name, folder: name, window: window)
+            }
+        }
+    }
+
+    /// What a directory holds (`CalendarDirectory`); one that cannot be listed is 66.
+    static func probe(_ path: String) throws -> CalendarDirectory {
+        guard let kind = CalendarDirectory.probe(path) else {
+            throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
+        }
+        return kind
+    }
+
+    /// The error for a directory with entries but neither `.ics` files nor vdir subfolders.
+    public static func noCalendars(_ path: String) -> InputFileError {
+        InputFileError(kind: .missing, path: path, reason: "no calendars here (no .ics files, no vdir subfolders)")
+    }
+
+    /// Reads a file, one vdir (not a tree: `calendars(at:)` tells them apart), or a
     /// CalDAV collection (`CalDAVCalendar`).
-    public func load(_ location: CalendarLocation, window: TimeWindow?) throws -> LoadedCalendar {
+    private func load(_ location: CalendarLocation, window: TimeWindow?) throws -> LoadedCalendar {
         let calendar: LoadedCalendar
         switch location {
         case .remote(let url):
@@ -47,27 +81,34 @@ public struct CalendarReader {
             let file = try read(path, window: window)
             calendar = LoadedCalendar(name: location.name, color: file.color, files: [file])
         case .vdir(let path):
-            let entries: [String]
-            do {
-                entries = try FileManager.default.contentsOfDirectory(atPath: path)
-            } catch {
-                throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
-            }
-            let names = entries.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
-            let files = try names.compactMap { name -> ICalCalendar? in
-                let file = (path as NSString).appendingPathComponent(name)
-                // Only regular files (or links to them): a subdirectory, FIFO or device is skipped.
-                if let status = FileStatus.of(file), status.kind != .regular {
-                    diagnostics.note("\(file): skipped: not a regular file (\(status.kind.described))")
-                    return nil
-                }
-                return try read(file, window: window)
-            }
-            let color = Self.metadata(path, "color") ?? files.lazy.compactMap(\.color).first
-            calendar = LoadedCalendar(name: location.name, color: color, files: files)
+            calendar = try readVdir(path, label: location.name, folder: location.name, window: window)
         }
         diagnostics.note("read \(location.shown): \(describe(location, calendar))")
         return calendar
+    }
+
+    /// Every `*.ics` of a vdir (sorted; hidden files and anything but regular files
+    /// skipped), with its `color` and `displayname` files.
+    private func readVdir(_ path: String, label: String, folder: String, window: TimeWindow?) throws -> LoadedCalendar {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
+        }
+        let names = entries.filter(CalendarDirectory.isEventFile).sorted()
+        let files = try names.compactMap { name -> ICalCalendar? in
+            let file = (path as NSString).appendingPathComponent(name)
+            // Only regular files (or links to them): a subdirectory, FIFO or device is skipped.
+            if let status = FileStatus.of(file), status.kind != .regular {
+                diagnostics.note("\(file): skipped: not a regular file (\(status.kind.described))")
+                return nil
+            }
+            return try read(file, window: window)
+        }
+        let color = Self.metadata(path, "color") ?? files.lazy.compactMap(\.color).first
+        return LoadedCalendar(name: label, color: color, files: files,
+                              displayName: Self.metadata(path, "displayname") ?? folder)
     }
 
     private func describe(_ location: CalendarLocation, _ calendar: LoadedCalendar) -> String {

@@ -20,6 +20,7 @@ enum ICalEventReader {
             event.status = ICalWalk.copy(icalproperty_get_value_as_string(prop))?.uppercased()
         case ICAL_TRANSP_PROPERTY:
             event.transparent = ICalWalk.copy(icalproperty_get_value_as_string(prop))?.uppercased() == "TRANSPARENT"
+            event.hasTransp = true
         case ICAL_DTSTART_PROPERTY:
             if event.start == nil { event.start = time(icalproperty_get_dtstart(prop), prop) }
             else { event.problems.append("more than one DTSTART; the first is used") }
@@ -61,12 +62,23 @@ enum ICalEventReader {
         case ICAL_XLICERROR_PROPERTY:
             if let message = ICalWalk.copy(icalproperty_get_xlicerror(prop)) { event.problems.append(message) }
         case ICAL_X_PROPERTY:
-            if ICalWalk.copy(icalproperty_get_x_name(prop))?.uppercased() == "X-COOLCAL-INVITE-ID" {
+            switch ICalWalk.copy(icalproperty_get_x_name(prop))?.uppercased() {
+            case "X-COOLCAL-INVITE-ID":
                 event.inviteID = ICalWalk.copy(icalproperty_get_value_as_string(prop))
+            case "X-MICROSOFT-CDO-BUSYSTATUS":
+                if event.busyStatus == nil { event.busyStatus = outlookStatus(prop) }
+            case "X-MICROSOFT-CDO-INTENDEDSTATUS":
+                if event.intendedStatus == nil { event.intendedStatus = outlookStatus(prop) }
+            default:
+                break
             }
         default:
             break
         }
+    }
+
+    private static func outlookStatus(_ prop: OpaquePointer) -> String? {
+        ICalWalk.copy(icalproperty_get_value_as_string(prop)).map { String($0.filter { $0 != " " && $0 != "\t" }).uppercased() }
     }
 
     private static func partstatName(_ value: icalparameter_partstat) -> String? {

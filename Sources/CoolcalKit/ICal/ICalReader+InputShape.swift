@@ -7,7 +7,16 @@ extension ICalReader {
     struct InputShape {
         var hasNUL = false
         var sawText = false
+        /// The first line with text, up to 64 bytes: blank lines before it (spaces, tabs,
+        /// CR, LF; after a BOM) are skipped, as libical and every other reader skip them.
         var head: [UInt8] = []
+        var headDone = false
+        var inBlankLines = true
+        /// The number of `head`'s line, and how much of a BOM the file began with.
+        var headLine = 1
+        var offset = 0
+        var bom = 0
+        static let bomBytes: [UInt8] = [0xEF, 0xBB, 0xBF]
         /// Lines longer than this make libical slow (it grows its line buffer step by
         /// step); iCalendar folds long values into 75-octet lines anyway.
         static let maxLine = 1 << 20
@@ -65,7 +74,39 @@ extension ICalReader {
             }
             if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
             if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
-            if head.count < 64 { head += chunk.prefix(64 - head.count) }
+            if !headDone { seeHead(chunk) }
+        }
+
+        /// Collects `head`: the first line with text, after any BOM and blank lines.
+        private mutating func seeHead(_ chunk: UnsafeRawBufferPointer) {
+            for byte in chunk {
+                let at = offset
+                offset += 1
+                if inBlankLines {
+                    if at == bom && bom < 3 && byte == InputShape.bomBytes[bom] {
+                        bom += 1
+                        continue
+                    }
+                    if bom > 0 && bom < 3 {
+                        // The start of a BOM and then something else: those bytes are text.
+                        head = Array(InputShape.bomBytes.prefix(bom))
+                        bom = 3
+                        inBlankLines = false
+                    } else if byte == 0x0A {
+                        headLine += 1
+                        continue
+                    } else if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                        continue
+                    } else {
+                        inBlankLines = false
+                    }
+                }
+                if byte == 0x0A || byte == 0x0D || head.count >= 64 {
+                    headDone = true
+                    return
+                }
+                head.append(byte)
+            }
         }
 
         /// Counts `BEGIN:`/`END:` lines (any case) for the nesting depth.
@@ -92,13 +133,11 @@ extension ICalReader {
                 throw ICalError(file: file, message: "line \(deepLine): components are nested more than \(InputShape.maxDepth) deep")
             }
             guard sawText else { return false }
-            var text = head
-            if text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
-            // Line 1 ends at a lone CR too and is trimmed and upper-cased as Unicode text
-            // (not by `ContentLines`): which files are refused here must not change.
-            let line = String(decoding: text.prefix(while: { $0 != 0x0A && $0 != 0x0D }), as: UTF8.self)
+            // The first line with text ends at a lone CR too and is trimmed and upper-cased
+            // as Unicode text (not by `ContentLines`): which files are refused here must not change.
+            let line = String(decoding: head, as: UTF8.self)
             guard line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:") else {
-                throw ICalError(file: file, message: "not an iCalendar file (line 1 is not BEGIN:VCALENDAR)")
+                throw ICalError(file: file, message: "not an iCalendar file (line \(headLine) is not BEGIN:VCALENDAR)")
             }
             return true
         }

@@ -121,6 +121,7 @@ public enum ICalReader {
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))
+        result.warnings += endWarnings(result.events, file: file)
         return result
     }
 

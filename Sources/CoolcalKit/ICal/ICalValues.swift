@@ -80,6 +80,12 @@ public struct ICalEvent: Sendable {
     public var organizer: String?
     /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
     public var problems: [String] = []
+    /// True when the event has a `TRANSP` property (either value).
+    public var hasTransp = false
+    /// Outlook's `X-MICROSOFT-CDO-BUSYSTATUS` and `-INTENDEDSTATUS`, trimmed and
+    /// upper-cased (`FREE`, `TENTATIVE`, `BUSY`, `OOF`…).
+    public var busyStatus: String?
+    public var intendedStatus: String?
 
     public init() {}
 

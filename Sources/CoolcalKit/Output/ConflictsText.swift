@@ -64,9 +64,10 @@ public struct ConflictsText {
     func line(_ o: Occurrence, _ dates: DateText, note: String, faint: Bool = false) -> String {
         let bullet = style.unicode ? (faint ? "·" : "•") : (faint ? "-" : "*")
         let title = style.printable(o.summary.flatMap { $0.isEmpty ? nil : $0 } ?? "(no title)")
-        let cal = style.paint(style.printable(o.calendar), CalendarColor.sgr(o.calendarColor))
+        let cal = style.paint(style.printable(o.calendarDisplayName), CalendarColor.sgr(o.calendarColor))
         var text = "  \(bullet) \(dates.range(start: o.start, end: o.end))  \(title)  [\(cal)]"
         if !note.isEmpty { text += "  " + note }
+        if o.isTentative { text += "  " + style.paint("(tentative)", "33") }
         if let why = o.incomplete { text += "  " + style.paint("(incomplete: \(why))", "31") }
         return (faint ? style.dim(text) : text) + "\n"
     }

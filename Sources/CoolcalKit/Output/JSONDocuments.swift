@@ -1,7 +1,7 @@
 /// The JSON documents of DESIGN.md, keys in the documented order.
 public enum JSONDocuments {
     /// An occurrence; `extra` (a conflict's or an ignored event's fields) comes before
-    /// `incomplete`, which is always last.
+    /// `incomplete`; the fields added since come after it, in the order they were added.
     public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object([
             ("uid", o.uid.map(JSONValue.string) ?? .null),
@@ -14,7 +14,11 @@ public enum JSONDocuments {
             ("busy", .bool(o.busy)),
             ("transparent", .bool(o.transparent)),
             ("status", o.status.map(JSONValue.string) ?? .null),
-        ] + extra + [("incomplete", .bool(o.incomplete != nil))])
+        ] + extra + [
+            ("incomplete", .bool(o.incomplete != nil)),
+            ("tentative", .bool(o.isTentative)),
+            ("calendar_name", .string(o.calendarDisplayName)),
+        ])
     }
 
     public static func window(_ w: TimeWindow) -> JSONValue {

@@ -32,6 +32,13 @@ public struct CalendarWriter {
             let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
             return try CalDAVWriter(client: client, attempts: attempts).write(change)
         case .vdir(let path):
+            // Into one vdir only: never an `.ics` beside a tree's subfolders (it would turn
+            // the tree into one vdir) or into a directory of other things (`~`).
+            switch CalendarDirectory.probe(path) {
+            case .tree?: throw WriteError(kind: .cannotCreate, path: path, message: "its calendars are its subfolders; name one of them")
+            case .noCalendars?: throw WriteError(kind: .cannotCreate, path: path, message: "no calendars here (no .ics files, no vdir subfolders)")
+            default: break
+            }
             let dir = try AtomicFile.resolve(path)
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }

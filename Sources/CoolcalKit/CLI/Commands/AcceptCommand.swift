@@ -44,7 +44,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         let file = try InviteOperand.open(invite, context)
         let invite = file.invite
         let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
-        let target = CalendarLocation(calendars[0])
+        let target = try Settings.writeTarget(calendars[0], command: "accept")
         if let warning = file.ownerWarning(me: settings.me) { context.diagnostics.warn(warning) }
         let verify = try self.verify(invite, target: target, settings)
         do {
@@ -85,7 +85,7 @@ struct AcceptCommand: CommandUnit, Equatable {
             // A vdir is read whole, under its lock: the event's own file is only one of its events.
             let mine: [LoadedCalendar]
             switch target {
-            case .vdir: mine = [try check.reader.load(target, window: window)]
+            case .vdir: mine = try check.reader.calendars(at: target, window: window)
             case .file: mine = [LoadedCalendar(name: target.name, color: calendar.color, files: [calendar])]
             case .remote: mine = []
             }

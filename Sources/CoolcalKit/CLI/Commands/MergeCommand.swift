@@ -58,7 +58,7 @@ struct MergeCommand: CommandUnit, Equatable {
         let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
         let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
         let calendars = try check.reader.load(self.calendars.map(CalendarLocation.init), window: envelope)
-        let target = CalendarLocation(self.calendars[0])
+        let target = try Settings.writeTarget(self.calendars[0], command: "merge")
         let writer = settings.writer
         let store = policy == .report ? nil : try answers.open()
         let server = try answers.server()

@@ -57,7 +57,7 @@ struct NotifyCommand: CommandUnit, Equatable {
         }
         for calendar in calendars {
             do {
-                _ = try settings.reader.load(CalendarLocation(calendar), window: nil)
+                _ = try settings.reader.calendars(at: CalendarLocation(calendar), window: nil)
             } catch {
                 diagnostics.warn("\(error); shown as a plain notification")
                 plain = true
