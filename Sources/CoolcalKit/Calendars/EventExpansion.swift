@@ -99,6 +99,10 @@ struct EventExpansion {
         where problem.contains("in RRULE property") || problem.contains("in RDATE property") || problem.hasPrefix("an RRULE") {
             context.diagnostics.warn("\(clock.describe): \(problem)")
         }
+        // `RRULE:` with nothing after it: libical drops the property.
+        if master.problems.contains(where: { $0.hasPrefix("No value for RRULE property") }) {
+            context.diagnostics.warn("\(clock.describe): an empty RRULE; only DTSTART is used")
+        }
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
         let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
@@ -170,8 +174,12 @@ struct EventExpansion {
         guard let rid = event.recurrenceID, let start = usableStart(event) else { return nil }
         let clock = clock(for: event)
         let length = InstanceLength.of(event, start: start, clock: clock)
-        if rid.isDate {
-            return Override(event: event, key: .date(rid.fields), shift: Int64(start.fields.days(since: rid.fields)),
+        // On an all-day series a date-time RECURRENCE-ID (Exchange writes
+        // `20200921T000000Z`) names the date it is on, as written (RFC 5545 §3.8.4.4:
+        // it must be a date there).
+        if rid.isDate || master?.start?.isDate == true {
+            let day = rid.fields.dateOnly
+            return Override(event: event, key: .date(day), shift: Int64(start.fields.dateOnly.days(since: day)),
                             length: length)
         }
         let ridInstant = clock.instant(of: rid)
