@@ -16,7 +16,10 @@ import Foundation
 /// or END line in any but the plain `BEGIN:NAME` form (libical's END closes whatever
 /// is open, `END:` and `END;X=1:…` included), a folded one, bad nesting, no complete
 /// top-level component (libical then returns nothing) — is passed whole. Anything
-/// else is kept: when in doubt, parse.
+/// else is kept: when in doubt, parse. Each dropped event leaves its revision (UID,
+/// RECURRENCE-ID, SEQUENCE, DTSTAMP, LAST-MODIFIED: `skippedRevisions`), so that a newer
+/// revision outside the window still hides an older one inside it; one whose UID or
+/// revision lines it cannot read as libical does is kept.
 ///
 /// The contract, for the window filtered for: the filtered read gives the same
 /// occurrences as the full parse (uid, recurrence id, start, end, summary, busy), and
