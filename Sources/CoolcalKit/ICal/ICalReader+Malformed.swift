@@ -14,6 +14,8 @@ extension ICalReader {
     /// The DTSTART values of top-level VEVENTs that are in none of the forms RFC 5545
     /// and libical agree on, with the UID of their event.
     static func malformedStarts(in text: Data) -> [MalformedStart] {
+        // First, cheaply: is any DTSTART value malformed at all? (Almost never.)
+        guard anyMalformedStart(in: text) else { return [] }
         var found: [MalformedStart] = []
         var depth = 0, inEvent = false
         var uid: String?, bad: [String] = []
@@ -36,7 +38,7 @@ extension ICalReader {
             } else if inEvent && depth == 0 {
                 let property = name.prefix { $0 != ";" }
                 if property == "UID" { uid = value }
-                if property == "DTSTART", !wellFormed(value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))) {
+                if property == "DTSTART", !wellFormed(Array(value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")).utf8)[...]) {
                     bad.append(value.trimmingCharacters(in: CharacterSet(charactersIn: " \t")))
                 }
             }
@@ -45,12 +47,52 @@ extension ICalReader {
     }
 
     /// `YYYYMMDD`, `YYYYMMDDTHHMMSS[Z]`, or the same with `-` and `:` (which libical reads right).
-    private static func wellFormed(_ v: String) -> Bool {
-        let shapes = ["dddddddd", "ddddddddTdddddd", "ddddddddTddddddZ", "dddd-dd-dd", "dddd-dd-ddTdd:dd:dd", "dddd-dd-ddTdd:dd:ddZ"]
-        let u = Array(v.utf8)
-        return shapes.contains { shape in
-            let s = Array(shape.utf8)
-            return s.count == u.count && zip(s, u).allSatisfy { $0 == 0x64 ? ($1 >= 0x30 && $1 <= 0x39) : $0 == $1 }
+    private static let shapes: [[UInt8]] = ["dddddddd", "ddddddddTdddddd", "ddddddddTddddddZ", "dddd-dd-dd",
+                                             "dddd-dd-ddTdd:dd:dd", "dddd-dd-ddTdd:dd:ddZ"].map { Array($0.utf8) }
+
+    private static func wellFormed(_ u: ArraySlice<UInt8>) -> Bool {
+        u.withUnsafeBufferPointer { $0.baseAddress.map { p in wellFormed(p, u.count) } ?? false }
+    }
+
+    private static func wellFormed(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        for s in shapes where s.count == n {
+            var ok = true
+            for i in 0..<n {
+                let c = p[i]
+                if s[i] == 0x64 ? !(c >= 0x30 && c <= 0x39) : s[i] != c { ok = false; break }
+            }
+            if ok { return true }
+        }
+        return false
+    }
+
+    /// Any line starting `DTSTART` (any case) followed by `:` or `;` whose value is not
+    /// well-formed, or is folded: a byte loop, with no copies.
+    private static func anyMalformedStart(in text: Data) -> Bool {
+        text.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            let n = raw.count
+            let name: StaticString = "DTSTART"
+            var at = 0
+            while at < n {
+                var end = at
+                while end < n && base[end] != 0x0A { end += 1 }
+                var content = end
+                if content > at && base[content - 1] == 0x0D { content -= 1 }
+                var named = content - at > 8 && ContentLines.upper(base[at]) == 0x44
+                var i = 1
+                while named && i < 7 { named = ContentLines.upper(base[at + i]) == name.utf8Start[i]; i += 1 }
+                if named, base[at + 7] == 0x3A || base[at + 7] == 0x3B {
+                    if end + 1 < n && (base[end + 1] == 0x20 || base[end + 1] == 0x09) { return true }
+                    var colon = at + 7
+                    while colon < content && base[colon] != 0x3A { colon += 1 }
+                    var last = content
+                    while last > colon + 1 && (base[last - 1] == 0x20 || base[last - 1] == 0x09) { last -= 1 }
+                    if colon >= content || !wellFormed(base + colon + 1, last - colon - 1) { return true }
+                }
+                at = end + 1
+            }
+            return false
         }
     }
 
