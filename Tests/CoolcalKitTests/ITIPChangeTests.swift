@@ -50,6 +50,31 @@ import Testing
         #expect(events.map(\.sequence) == [2])
     }
 
+    /// A file with several revisions of the UID (Confluence re-exports each edit): the
+    /// current one decides, and the written version replaces all of them.
+    @Test func severalStoredRevisionsAreAllReplaced() throws {
+        let revisions = storedEvent(sequence: 4, summary: "Current") + storedEvent(sequence: 1, summary: "Old")
+        let stored = Self.head + revisions + Self.other + "END:VCALENDAR\n"
+        // Between the two: stale against the current one, although newer than the first-found old one.
+        let (none, stale) = try apply(try message(vevent(sequence: 2, summary: "Mid", "DTSTART:20240102T100000Z")), to: stored)
+        #expect(none == nil)
+        #expect(stale == .stale("the calendar has a newer version (SEQUENCE 4; this is SEQUENCE 2)"))
+        let (text, outcome) = try apply(try message(vevent(sequence: 5, summary: "New", "DTSTART:20240102T120000Z")), to: stored)
+        #expect(outcome == .updated)
+        let events = try ICalReader.read(Data(try #require(text).utf8), file: "x").events.filter { $0.uid == uid }
+        #expect(events.map(\.summary) == ["New"])
+        // The same version as the current one, now with my acceptance: no revision is left beside it.
+        let mine = try message(vevent(sequence: 4, summary: "Current", "DTSTART:20240102T100000Z",
+                                      "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com"))
+        let asked = Self.head + storedEvent(sequence: 4, summary: "Current", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com")
+            + storedEvent(sequence: 4, summary: "Current copy", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com") + "END:VCALENDAR\n"
+        let (answered, how) = try apply(mine, to: asked)
+        #expect(how == .updated)
+        let left = try ICalReader.read(Data(try #require(answered).utf8), file: "x").events.filter { $0.uid == uid }
+        #expect(left.count == 1)
+        #expect(left.first?.attendees.first?.partstat == "ACCEPTED")
+    }
+
     @Test func anOlderSequenceIsStale() throws {
         let stored = Self.head + storedEvent(sequence: 3, summary: "Newest") + "END:VCALENDAR\n"
         let (text, outcome) = try apply(try message(vevent(sequence: 1, summary: "Old", "DTSTART:20240102T100000Z")), to: stored)

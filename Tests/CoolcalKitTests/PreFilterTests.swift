@@ -36,7 +36,8 @@ import Testing
     static func calendar(seed: UInt64, count: Int, thisAndFuture: Bool) -> String {
         var rng = Seeded(state: seed)
         let base: Int64 = 1_672_531_200 // 2023-01-01
-        var out = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        // Seed 2 is a Google-style export: its floating times are in X-WR-TIMEZONE.
+        var out = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n" + (seed == 2 ? "X-WR-TIMEZONE:America/Chicago\r\n" : "")
         for i in 0..<count {
             let start = base + Int64.random(in: 0..<(2 * 365 * 86_400), using: &rng) / 900 * 900
             var form = Int.random(in: 0..<6, using: &rng)
@@ -69,6 +70,13 @@ import Testing
             default: break
             }
             out += "BEGIN:VEVENT\r\n" + lines.joined(separator: "\r\n") + "\r\nEND:VEVENT\r\n"
+            if shape == 16 {
+                // A later revision (Confluence): moved 150 days on, or (every other one) an
+                // older revision 150 days back that the current one hides.
+                let sequence = i % 2 == 0 ? "SEQUENCE:1" : "SEQUENCE:0\r\nDTSTAMP:20220101T000000Z"
+                out += "BEGIN:VEVENT\r\nUID:e\(i)@t\r\n\(sequence)\r\nDTSTART" + stamp(start + (i % 2 == 0 ? 150 : -150) * 86_400, form)
+                    + "\r\nDURATION:PT1H\r\nSUMMARY:Revision \(i)\r\nEND:VEVENT\r\n"
+            }
             if shape == 4 && i % 3 == 0 {
                 // An override moved far away from its instance, into other windows.
                 let range = thisAndFuture && i % 2 == 0 ? ";RANGE=THISANDFUTURE" : ""

@@ -2,11 +2,11 @@
 
     gen_calendars.py --seed N --out DIR [--events K] [--windows W]
 
-Writes DIR/{work,travel,holidays,dst,range,tzdefs}.ics, a vdir DIR/personal/ (one .ics per UID)
+Writes DIR/{work,travel,holidays,dst,range,tzdefs,revisions,exchange,xwr}.ics, a vdir DIR/personal/ (one .ics per UID)
 and DIR/windows.json (a list of {"start","end"} UTC windows).  CRLF, folded at 75 octets, IANA
 TZIDs without VTIMEZONE, except tzdefs.ics which defines custom TZIDs with VTIMEZONE blocks.
 """
-import argparse, json, math, os, random
+import argparse, json, math, os, random, re
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 from dateutil.rrule import rrulestr
@@ -190,6 +190,52 @@ class Gen:
         lines += ["STATUS:CANCELLED"] * (r.random() < .25 and not future)  # a cancelled instance
         return lines + ["TRANSP:TRANSPARENT"] * (r.random() < .2)
 
+    def revisions(self, uid, form, start):
+        """A series and 1-2 later revisions of its master (SEQUENCE 1, 2: moved, retitled), in any
+        order in the file; and, for a recurring one, an override revised once (same RECURRENCE-ID)."""
+        r = self.r
+        blocks = self.series(uid, form, start)
+        master = blocks[0]
+        revs = [master]
+        for seq in range(1, r.randint(2, 3)):
+            move = timedelta(days=r.choice([0, 1, 7, 40, -3])) + (timedelta(0) if form == "date" else
+                                                                    timedelta(hours=r.choice([0, 1, -2])))
+            rev = []
+            for line in master:
+                name = line.split(":", 1)[0].split(";", 1)[0]
+                if name in ("DTSTART", "DTEND") and not line.startswith(("DTSTART;VALUE=PERIOD",)):
+                    value = line.rsplit(":", 1)[1]
+                    fmt = "%Y%m%d" if len(value) == 8 else "%Y%m%dT%H%M%SZ" if value.endswith("Z") else "%Y%m%dT%H%M%S"
+                    value = (datetime.strptime(value, fmt) + move).strftime(fmt)
+                    line = line.rsplit(":", 1)[0] + ":" + value
+                elif name == "SUMMARY":
+                    line += f" (rev {seq})"
+                elif name == "EXDATE":  # dropped: a moved one could hit the reference quirk in known_differences.py
+                    continue
+                rev.append(line)
+            revs.append(rev + [f"SEQUENCE:{seq}"])
+        r.shuffle(revs)
+        overrides = blocks[1:]
+        if overrides and not any("RANGE=" in line for line in overrides[0]):
+            again = [line + " (rev 1)" if line.startswith("SUMMARY:") else line for line in overrides[0]]
+            overrides.append(again + ["SEQUENCE:1"])
+        return revs + overrides
+
+    def exchange(self, uid, start):
+        """An all-day weekly series whose overrides name their instance by a UTC midnight."""
+        r = self.r
+        base = [f"UID:{uid}", "DTSTAMP:20240101T000000Z"]
+        count = r.randint(3, 20)
+        master = base + [prop("DTSTART", start, "date"), prop("DTEND", start + timedelta(days=1), "date"),
+                         f"RRULE:FREQ=WEEKLY;COUNT={count}", "SUMMARY:" + text(self.summary())]
+        blocks = [master]
+        for k in sorted(r.sample(range(count), min(count, r.randint(1, 2)))):
+            inst = start + timedelta(weeks=k)
+            moved = inst + timedelta(days=r.choice([0, 1, 2, -1]))
+            blocks.append(base + [f"RECURRENCE-ID:{inst:%Y%m%d}T000000Z", prop("DTSTART", moved, "date"),
+                                  prop("DTEND", moved + timedelta(days=1), "date"), "SUMMARY:Moved " + text(self.summary())])
+        return blocks
+
     def start(self, form):
         r = self.r
         d = START - timedelta(days=90) + timedelta(days=r.randint(0, (END - START).days + 60))
@@ -222,6 +268,9 @@ def transitions(zone, lo=datetime(2023, 10, 1, tzinfo=UTC), hi=datetime(2026, 1,
             prev = off
         t += timedelta(days=1)
     return out
+
+
+XWR_HEAD = "X-WR-CALNAME:Family\r\nX-WR-TIMEZONE:America/Chicago\r\n"
 
 
 def vcalendar(blocks, vtimezones=""):
@@ -289,13 +338,26 @@ def generate(seed, out, events=2000, n_windows=200):
         near = f.startswith("tz:") and r.random() < .6
         files["range.ics"].append(g.series(g.uid("range"), f, g.dst_start(f[3:]) if near else g.start(f),
                                            dst=near, future=True, recurring=True))
+    files["revisions.ics"] = []  # an event edited and exported again (Confluence): same UID, rising SEQUENCE
+    for f in (r.choice(["tz:Europe/Berlin", "utc", "date", "float"]) for _ in range(max(1, int(events * .04)))):
+        files["revisions.ics"].append(g.revisions(g.uid("revisions"), f, g.start(f)))
+    files["exchange.ics"] = []  # Exchange: all-day series, overrides with RECURRENCE-ID:YYYYMMDDT000000Z
+    for _ in range(max(1, int(events * .02))):
+        files["exchange.ics"].append(g.exchange(g.uid("exchange"), g.start("date")))
+    files["xwr.ics"] = []  # Google/Apple: floating times read in X-WR-TIMEZONE (no UTC values: see
+    for f in (r.choice(["float"] * 4 + ["tz:Europe/Berlin", "date"]) for _ in range(max(1, int(events * .05)))):
+        files["xwr.ics"].append(g.series(g.uid("xwr"), f, g.start(f)))  # known_differences.py)
     for name, series in files.items():
         if name == "personal":  # vdir: one calendar file per UID
             for s in series:
                 write(os.path.join(out, name, s[0][0][4:].split("@")[0] + ".ics"), vcalendar(s))
         else:
-            write(os.path.join(out, name),
-                  vcalendar([b for s in series for b in s], vtimezone_blocks() if name == "tzdefs.ics" else ""))
+            head = vtimezone_blocks() if name == "tzdefs.ics" else XWR_HEAD if name == "xwr.ics" else ""
+            if name == "xwr.ics":  # Google writes UNTIL in UTC (a floating one: known_differences.py)
+                series = [[[re.sub(r"UNTIL=(\d{8}T\d{6})(?=;|$)", lambda m: "UNTIL=" + instant(
+                    datetime.strptime(m[1], "%Y%m%dT%H%M%S"), "tz:America/Chicago").strftime("%Y%m%dT%H%M%SZ"), line)
+                    for line in b] for b in s] for s in series]
+            write(os.path.join(out, name), vcalendar([b for s in series for b in s], head))
     wins = windows(random.Random(seed * 7919 + 1), n_windows)
     write(os.path.join(out, "windows.json"), json.dumps(wins, indent=0))
     vevents = sum(len(s) for series in files.values() for s in series)

@@ -7,6 +7,19 @@ every reason for that reading is listed here.  Anything else stays a failure.
 Reference quirks the generator deliberately avoids (no RFC reading is modelled for them):
 EXDATE and RECURRENCE-ID also match an instance whose local wall time equals their UTC time
 (TZID=America/New_York EXDATE 20240305T090000 also drops an RDATE at 14:00 New York that day).
+
+X-WR-TIMEZONE (xwr.ics): the reference reads such a file through the pinned `x-wr-timezone` package,
+which also moves UTC values into the named zone, so a UTC-based series follows that zone's DST
+(`DTSTART:20240105T150000Z` + `RRULE:FREQ=WEEKLY` becomes 15:00 Chicago time in winter, 14:00Z in
+summer). RFC 5545 §3.3.5: a UTC time (FORM #2) "is an absolute time"; only a floating time (FORM #1)
+"is used to represent the same hour, minute, and second value regardless of which time zone is
+currently being observed", and X-WR-TIMEZONE gives that zone; coolcal moves floating values only.
+Likewise a floating UNTIL (`UNTIL=20250718T083000` on a floating DTSTART) comes out of the package
+read as UTC, cutting the last instance; §3.3.10: "If the "DTSTART" property is specified as a date
+with local time, then the UNTIL rule part MUST also be specified as a date with local time", i.e. in
+the same zone as DTSTART.  The generator writes no UTC DTSTART in xwr.ics (a UTC RDATE, EXDATE or
+RECURRENCE-ID of a zoned series keeps its instant either way) and writes its UNTILs in UTC (as Google
+does), so neither shape is compared.
 """
 
 FIELDS = ("start", "end", "all_day", "summary", "busy")

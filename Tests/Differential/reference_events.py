@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import recurring_ical_events
+import x_wr_timezone
 from dateutil import tz as dtz
 
 UTC = timezone.utc
@@ -35,7 +36,10 @@ def load(path):
     path = path.rstrip("/")
     if not os.path.isdir(path):
         with open(path, "rb") as f:
-            return os.path.basename(path), icalendar.Calendar.from_ical(f.read())
+            cal = icalendar.Calendar.from_ical(f.read())
+        # Google/Apple: floating times are in X-WR-TIMEZONE (the package also moves UTC values:
+        # the generator writes none there, see known_differences.py).
+        return os.path.basename(path), x_wr_timezone.to_standard(cal) if "X-WR-TIMEZONE" in cal else cal
     merged = icalendar.Calendar()
     for name in sorted(os.listdir(path)):
         if name.endswith(".ics"):

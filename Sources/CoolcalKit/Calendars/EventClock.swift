@@ -17,7 +17,12 @@ struct EventClock {
         if time.isDate { return floating }
         switch time.reference {
         case .utc: return utc
-        case .floating: return floating
+        case .floating:
+            // X-WR-TIMEZONE names the zone of the file's floating date-times.
+            guard let id = zones.floatingZoneID else { return floating }
+            if let zone = zones.zone(for: id) { return zone }
+            (zoneDiagnostics ?? diagnostics).warn("\(describe): unknown X-WR-TIMEZONE \"\(id)\"; its floating times are read in \(floating.identifier)")
+            return floating
         case .zoned(let id):
             if let zone = zones.zone(for: id) { return zone }
             (zoneDiagnostics ?? diagnostics).warn("\(describe): unknown time zone \"\(id)\"; its times are read in \(floating.identifier)")
@@ -56,16 +61,35 @@ enum InstanceLength: Equatable {
         }
     }
 
+    /// RFC 5545 §3.8.5.3, and what calendars show for spans that cannot be (each with a
+    /// warning naming the event): a DTEND not after an all-day DTSTART is one day, a DTEND
+    /// before a timed DTSTART or a negative DURATION is ignored, and a DURATION with hours
+    /// on an all-day event is rounded up to whole days (`PT10H` is one day, as Google and
+    /// Apple show it).
     static func of(_ event: ICalEvent, start: ICalTime, clock: EventClock) -> InstanceLength {
+        let say = clock.zoneDiagnostics ?? clock.diagnostics
         if let end = event.end {
             if start.isDate {
-                return .nominal(days: end.fields.days(since: start.fields), seconds: 0)
+                let days = end.fields.days(since: start.fields)
+                if days > 0 { return .nominal(days: days, seconds: 0) }
+                say.warn("\(clock.describe): DTEND is not after its all-day DTSTART; read as one day")
+                return .nominal(days: 1, seconds: 0)
             }
-            return .exact(clock.instant(of: end) - clock.instant(of: start))
+            let seconds = clock.instant(of: end) - clock.instant(of: start)
+            if seconds >= 0 { return .exact(seconds) }
+            say.warn("\(clock.describe): DTEND is before DTSTART; DTEND is ignored (no length)")
+            return .exact(0)
         }
         if let d = event.duration {
-            let sign = d.negative ? -1 : 1
-            return .nominal(days: sign * d.days, seconds: Int64(sign * d.seconds))
+            if d.negative && (d.days > 0 || d.seconds > 0) {
+                say.warn("\(clock.describe): a negative DURATION; it is ignored")
+            } else if start.isDate && d.seconds > 0 {
+                let days = d.days + (d.seconds + 86_399) / 86_400
+                say.warn("\(clock.describe): an all-day event with a DURATION of hours; read as \(days) day\(days == 1 ? "" : "s")")
+                return .nominal(days: days, seconds: 0)
+            } else {
+                return .nominal(days: d.days, seconds: Int64(d.seconds))
+            }
         }
         return start.isDate ? .nominal(days: 1, seconds: 0) : .exact(0)
     }

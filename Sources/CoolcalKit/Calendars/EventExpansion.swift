@@ -25,6 +25,9 @@ struct EventExpansion {
             return abs(shift)
         }
         let length: InstanceLength
+        /// The RECURRENCE-ID as written, which the override's own occurrence reports (the
+        /// same whether or not the pre-filter kept its master).
+        var written: OriginalKey
     }
 
     /// An instance's identity: its original start as a date or a UTC instant.
@@ -75,7 +78,7 @@ struct EventExpansion {
             guard let parsed = parse(event) else { continue }
             replaced.insert(parsed.key)
             if event.thisAndFuture { ranges.append(parsed) }
-            if emitOverrides, let o = standalone(event, window: window, recurrenceID: parsed.key) { own.append(o) }
+            if emitOverrides, let o = standalone(event, window: window, recurrenceID: parsed.written) { own.append(o) }
         }
         ranges.sort { $0.key < $1.key }
         guard let master, let dtstart = usableStart(master) else { return (own, result) }
@@ -98,6 +101,10 @@ struct EventExpansion {
         for problem in master.problems
         where problem.contains("in RRULE property") || problem.contains("in RDATE property") || problem.hasPrefix("an RRULE") {
             context.diagnostics.warn("\(clock.describe): \(problem)")
+        }
+        // `RRULE:` with nothing after it: libical drops the property.
+        if master.problems.contains(where: { $0.hasPrefix("No value for RRULE property") }) {
+            context.diagnostics.warn("\(clock.describe): an empty RRULE; only DTSTART is used")
         }
         let zone = clock.zone(of: dtstart)
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
@@ -170,13 +177,18 @@ struct EventExpansion {
         guard let rid = event.recurrenceID, let start = usableStart(event) else { return nil }
         let clock = clock(for: event)
         let length = InstanceLength.of(event, start: start, clock: clock)
-        if rid.isDate {
-            return Override(event: event, key: .date(rid.fields), shift: Int64(start.fields.days(since: rid.fields)),
-                            length: length)
+        // On an all-day series a date-time RECURRENCE-ID (Exchange writes
+        // `20200921T000000Z`) names the date it is on, as written (RFC 5545 §3.8.4.4:
+        // it must be a date there).
+        let ridInstant = rid.isDate ? 0 : clock.instant(of: rid)
+        let written: OriginalKey = rid.isDate ? .date(rid.fields) : .instant(ridInstant)
+        if rid.isDate || master?.start?.isDate == true {
+            let day = rid.fields.dateOnly
+            return Override(event: event, key: .date(day), shift: Int64(start.fields.dateOnly.days(since: day)),
+                            length: length, written: written)
         }
-        let ridInstant = clock.instant(of: rid)
         return Override(event: event, key: .instant(ridInstant), shift: clock.instant(of: start) - ridInstant,
-                        length: length)
+                        length: length, written: written)
     }
 
     private func moved(_ raw: RawInstance, by range: Override, isDate: Bool, zone: ZoneRules) -> RawInstance {

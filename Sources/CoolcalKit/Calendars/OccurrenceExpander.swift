@@ -14,9 +14,11 @@ public struct OccurrenceExpander {
         var result: [Occurrence] = []
         let budget = ExpansionBudget(context.options)
         for calendar in calendars {
-            for file in calendar.files {
-                result += occurrences(in: window, file: file, calendar: calendar, budget: budget)
+            var found: [Occurrence] = []
+            for file in Revisions.current(calendar.files) {
+                found += occurrences(in: window, file: file, calendar: calendar, budget: budget)
             }
+            result += Revisions.withoutCopies(found)
         }
         return result.sorted(by: OccurrenceExpander.order)
     }
@@ -40,8 +42,9 @@ public struct OccurrenceExpander {
                              budget: ExpansionBudget) -> [Occurrence] {
         for warning in file.warnings { context.diagnostics.warn(warning) }
         var overridesByUID: [String: [ICalEvent]] = [:]
+        var withoutUID: [ICalEvent] = []
         for event in file.events where event.recurrenceID != nil {
-            if let uid = event.uid { overridesByUID[uid, default: []].append(event) }
+            if let uid = event.uid { overridesByUID[uid, default: []].append(event) } else { withoutUID.append(event) }
         }
         var result: [Occurrence] = []
         var mastered: Set<String> = []
@@ -62,6 +65,11 @@ public struct OccurrenceExpander {
                 result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
                                          context: context, budget: budget, emitOverrides: true).occurrences(in: window)
             }
+        }
+        // An override without a UID belongs to no series: it stands on its own too.
+        for event in withoutUID {
+            result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
+                                     context: context, budget: budget, emitOverrides: true).occurrences(in: window)
         }
         return result
     }

@@ -87,6 +87,11 @@ struct RecurrenceSet {
     private func expand(_ rule: ICalRule, _ search: TimeWindow, _ into: inout [Int64: RawInstance]) -> Truncation? {
         // Only worth saying when the series could reach the window at all.
         let reaches = instance(at: dtstart.fields).start <= search.end
+        // RFC 5545 §3.8.5.3: DTSTART is the first instance even when UNTIL is before it.
+        if let until = rule.until, exceeds(instance(at: dtstart.fields), until) {
+            (clock.zoneDiagnostics ?? clock.diagnostics).warn("\(clock.describe): RRULE UNTIL is before DTSTART; only DTSTART is used")
+            return nil
+        }
         if let why = rule.unboundedReason(start: dtstart.fields) {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is not expanded (\(why)); only DTSTART is used") }
             return nil

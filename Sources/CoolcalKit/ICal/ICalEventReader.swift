@@ -57,6 +57,8 @@ enum ICalEventReader {
             event.sequence = Int(icalproperty_get_sequence(prop))
         case ICAL_DTSTAMP_PROPERTY:
             event.stamp = time(icalproperty_get_dtstamp(prop), prop)
+        case ICAL_LASTMODIFIED_PROPERTY:
+            event.lastModified = time(icalproperty_get_lastmodified(prop), prop)
         case ICAL_ORGANIZER_PROPERTY:
             event.organizer = ICalWalk.copy(icalproperty_get_organizer(prop))
         case ICAL_XLICERROR_PROPERTY:

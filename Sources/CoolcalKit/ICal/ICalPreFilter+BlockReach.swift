@@ -14,6 +14,11 @@ extension ICalPreFilter {
         var uid: UInt64?
         var uidLines = 0
         var recurrenceID: TimeValue?
+        /// The RECURRENCE-ID's TZID, as written (plain parameters only).
+        var recurrenceTZID: String?
+        /// The UID's bytes as written (folds joined), for the revision a dropped event leaves.
+        var uidBytes: [UInt8] = []
+        var revision = RevisionLines()
 
         /// How long the first instance can be, widened; nil when unknown.
         var lengthBound: Int64? {
@@ -84,6 +89,9 @@ extension ICalPreFilter {
                 high = s.seconds + slack + (s.isDate ? 86_400 : 0)
             }
             high = max(high, s.seconds + slack)
+            // An all-day event is at least a day (a DTEND not after it, a DURATION of
+            // hours: see `InstanceLength.of`), and hours round up to days.
+            if s.isDate { high = max(high, s.seconds + slack + 86_400 + (duration.map { $0.seconds + 86_400 } ?? 0)) }
             return (low, high)
         }
     }

@@ -80,6 +80,7 @@ extension ICalPreFilter {
                 return true
             }
             b.recurrenceID = rid
+            b.recurrenceTZID = tzidParameter(base, from, colon)
             return true
         case .exdate:
             // Only ever removes instances: no effect on the bound.
@@ -91,6 +92,9 @@ extension ICalPreFilter {
             } else {
                 b.simple = false
             }
+            return true
+        case .sequence, .dtstamp, .lastModified:
+            readRevision(kind, base, from, to, into: &b)
             return true
         case .dtstart, .dtend, .duration:
             guard let colon = valueStart(base, from, to) else { b.simple = false; return true }
@@ -187,6 +191,7 @@ extension ICalPreFilter {
     /// The property lines the pre-filter cares about.
     enum PropertyKind {
         case dtstart, dtend, duration, rrule, exdate, recurrenceID, keep
+        case sequence, dtstamp, lastModified
 
         static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
             func named(_ name: StaticString) -> Bool {
@@ -202,10 +207,17 @@ extension ICalPreFilter {
                 if named("DTSTART") { return .dtstart }
                 if named("DTEND") { return .dtend }
                 if named("DURATION") { return .duration }
+                if named("DTSTAMP") { return .dtstamp }
             case 0x52: // R
                 if named("RRULE") { return .rrule }
                 if named("RDATE") { return .keep }
                 if named("RECURRENCE-ID") { return .recurrenceID }
+            case 0x53: // S
+                if named("SEQUENCE") { return .sequence }
+            case 0x4C: // L
+                if named("LAST-MODIFIED") { return .lastModified }
+            case 0x55: // U: a UID with parameters (the plain `UID:` is read before)
+                if named("UID") { return .keep }
             case 0x45: // E
                 if named("EXDATE") { return .exdate }
                 if named("EXRULE") { return .keep }

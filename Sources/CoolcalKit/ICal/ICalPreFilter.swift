@@ -16,7 +16,10 @@ import Foundation
 /// or END line in any but the plain `BEGIN:NAME` form (libical's END closes whatever
 /// is open, `END:` and `END;X=1:…` included), a folded one, bad nesting, no complete
 /// top-level component (libical then returns nothing) — is passed whole. Anything
-/// else is kept: when in doubt, parse.
+/// else is kept: when in doubt, parse. Each dropped event leaves its revision (UID,
+/// RECURRENCE-ID, SEQUENCE, DTSTAMP, LAST-MODIFIED: `skippedRevisions`), so that a newer
+/// revision outside the window still hides an older one inside it; one whose UID or
+/// revision lines it cannot read as libical does is kept.
 ///
 /// The contract, for the window filtered for: the filtered read gives the same
 /// occurrences as the full parse (uid, recurrence id, start, end, summary, busy), and
@@ -54,7 +57,9 @@ public struct ICalPreFilter {
     private var giveUp = false
     /// Overrides that may be dropped, decided at the end when every master with their
     /// UID is known (a master later in the file counts too).
-    private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64)] = []
+    private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
+    /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
+    public private(set) var skippedRevisions: [ICalRevision] = []
     /// True when the physical line before a continuation ended inside a property name.
     private var previousNameOpen = false
     /// For each master seen so far (by a hash of its UID): the longest its first
@@ -74,9 +79,15 @@ public struct ICalPreFilter {
 
     /// Filters a whole calendar in memory (the input itself when it cannot be judged).
     public static func filter(_ data: Data, window: TimeWindow) -> Data {
+        filterKeepingRevisions(data, window: window).kept
+    }
+
+    /// `filter`, and the revisions of the events it dropped.
+    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: [ICalRevision]) {
         var filter = ICalPreFilter(window: window)
         data.withUnsafeBytes { filter.feed($0) }
-        return filter.finish() ?? data
+        guard let kept = filter.finish() else { return (data, []) }
+        return (kept, filter.skippedRevisions)
     }
 
     /// Takes the next piece of the file; lines may be cut anywhere.
@@ -130,6 +141,7 @@ public struct ICalPreFilter {
             // RECURRENCE-ID misses the window too.
             if let known = masterLengths[held.uid], let length = known,
                held.rid + held.slack + length < window.start || held.rid - held.slack > window.end {
+                skippedRevisions.append(held.revision)
                 continue
             }
             merged += out[at..<held.at]
@@ -164,7 +176,10 @@ public struct ICalPreFilter {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.
             if previousWasTimeLine { block?.simple = false }
-            if previousWasUID { block?.uid = nil }
+            if previousWasUID {
+                block?.uid = nil
+                if contentEnd > 1 { block?.uidBytes.append(contentsOf: UnsafeBufferPointer(start: p + 1, count: contentEnd - 1)) }
+            }
             if previousNameOpen || previousWasMarker { giveUp = true }
             emit(bytes)
             return
@@ -233,6 +248,7 @@ public struct ICalPreFilter {
             if block != nil, block?.inner.isEmpty == true {
                 if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
                     block!.uid = Self.nameHash(p + 4, contentEnd - 4)
+                    block!.uidBytes = Array(UnsafeBufferPointer(start: p + 4, count: contentEnd - 4))
                     block!.uidLines += 1
                     previousWasUID = true
                 } else {
@@ -268,8 +284,11 @@ public struct ICalPreFilter {
         if let rid = b.recurrenceID {
             // An override: its own span must miss; its master's instance at RID is
             // judged at the end, when all masters of the UID have been seen.
-            if b.simple, b.rules.isEmpty, let uid, let reaches = b.reaches(window), !reaches {
-                heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, rid.utc ? 0 : ICalPreFilter.margin))
+            // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
+            // names a date (Exchange), whose instance is in `--tz`.
+            if b.simple, b.rules.isEmpty, let uid, let reaches = b.reaches(window), !reaches,
+               let revision = Self.revision(of: b), let revision {
+                heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
             } else {
                 out += takeBlock()
             }
@@ -283,7 +302,8 @@ public struct ICalPreFilter {
                 masterLengths[uid] = .some(length)
             }
         }
-        if b.simple, let reaches = b.reaches(window), !reaches {
+        if b.simple, let reaches = b.reaches(window), !reaches, let revision = Self.revision(of: b) {
+            if let revision { skippedRevisions.append(revision) }
             pending.removeAll(keepingCapacity: true)
             blockStart = nil
         } else {

@@ -11,8 +11,11 @@ public enum ICalReader {
         var shape = InputShape()
         input.withUnsafeBytes { shape.see($0) }
         guard try shape.check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        return try parse(window.map { ICalPreFilter.filter(input, window: $0) } ?? input, file: file,
-                         whole: window.map { _ in { input } })
+        guard let window else { return try parse(input, file: file) }
+        let (kept, skipped) = ICalPreFilter.filterKeepingRevisions(input, window: window)
+        var result = try parse(kept, file: file, whole: { input })
+        result.skippedRevisions = skipped
+        return result
     }
 
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
@@ -40,7 +43,9 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
-        return try parse(kept, file: path, whole: { try wholeFile(path) })
+        var result = try parse(kept, file: path, whole: { try wholeFile(path) })
+        result.skippedRevisions = filter.skippedRevisions
+        return result
     }
 
     /// Hands checked text to libical.
@@ -121,6 +126,8 @@ public enum ICalReader {
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))
+        let badStarts = malformedStarts(in: text)
+        if !badStarts.isEmpty { rejectMalformedStarts(badStarts, in: &result.events) }
         result.warnings += endWarnings(result.events, file: file)
         return result
     }
@@ -130,6 +137,10 @@ public enum ICalReader {
             guard let name = ICalWalk.copy(icalproperty_get_property_name(prop))?.uppercased() else { continue }
             let value = ICalWalk.copy(icalproperty_get_value_as_string(prop))
             switch name {
+            case "X-WR-TIMEZONE":
+                if calendar.zones.floatingZoneID == nil, let id = value?.trimmingCharacters(in: .whitespaces), !id.isEmpty {
+                    calendar.zones.floatingZoneID = id
+                }
             case "X-WR-CALNAME", "NAME":
                 if calendar.name == nil { calendar.name = value }
             case "METHOD":

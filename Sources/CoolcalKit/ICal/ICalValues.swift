@@ -76,6 +76,8 @@ public struct ICalEvent: Sendable {
     public var sequence: Int?
     /// DTSTAMP: when the organizer made this version (iTIP orders versions by SEQUENCE, then this).
     public var stamp: ICalTime?
+    /// LAST-MODIFIED: orders revisions of one event after SEQUENCE and DTSTAMP.
+    public var lastModified: ICalTime?
     /// ORGANIZER's calendar address, as written (`mailto:…`).
     public var organizer: String?
     /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
@@ -101,11 +103,47 @@ public struct ICalCalendar {
     public var method: String?
     public var events: [ICalEvent] = []
     public var zones: ZoneBook
+    /// The revision stamps of the events the pre-filter dropped, so that a newer
+    /// revision outside the window still hides an older one inside it.
+    public var skippedRevisions: [ICalRevision] = []
     /// What reading skipped and why (a component over a cap, a zone ignored), each
     /// naming the file; given with the file's occurrences.
     public var warnings: [String] = []
 
     public init(zones: ZoneBook) {
         self.zones = zones
+    }
+}
+
+/// What orders the revisions of one event (one UID, one RECURRENCE-ID or none):
+/// RFC 5545 §3.8.7.4 SEQUENCE, then DTSTAMP, then LAST-MODIFIED (each wall-clock
+/// fields read as UTC seconds; absent is lowest, SEQUENCE absent is 0).
+public struct ICalRevision: Hashable, Sendable {
+    public var uid: String
+    public var recurrenceID: ICalTime?
+    public var sequence: Int
+    public var stamp: Int64?
+    public var lastModified: Int64?
+
+    public init(uid: String, recurrenceID: ICalTime?, sequence: Int, stamp: Int64?, lastModified: Int64?) {
+        self.uid = uid
+        self.recurrenceID = recurrenceID
+        self.sequence = sequence
+        self.stamp = stamp
+        self.lastModified = lastModified
+    }
+
+    /// The revision of an event read in full; nil without a UID.
+    public init?(_ event: ICalEvent) {
+        guard let uid = event.uid else { return nil }
+        self.init(uid: uid, recurrenceID: event.recurrenceID, sequence: event.sequence ?? 0,
+                  stamp: event.stamp?.fields.secondsAsUTC, lastModified: event.lastModified?.fields.secondsAsUTC)
+    }
+
+    /// True when `self` is a later revision than `other`.
+    public func isNewer(than other: ICalRevision) -> Bool {
+        if sequence != other.sequence { return sequence > other.sequence }
+        if stamp != other.stamp { return (stamp ?? .min) > (other.stamp ?? .min) }
+        return (lastModified ?? .min) > (other.lastModified ?? .min)
     }
 }

@@ -6,6 +6,9 @@ import Foundation
 /// caller can warn instead of silently shifting times.
 public final class ZoneBook {
     private let fileZones: [String: ZoneRules]
+    /// The calendar's X-WR-TIMEZONE (Google, Apple): the zone of its floating
+    /// date-times. Dates, UTC and TZID values are not affected.
+    public var floatingZoneID: String?
     private var cache: [String: ZoneRules?] = [:]
 
     public init(fileZones: [String: ZoneRules] = [:]) {
@@ -32,7 +35,8 @@ public final class ZoneBook {
                 return SystemZone(tz)
             }
         }
-        if let iana = WindowsZones.ianaIdentifier(forWindowsName: name), let tz = TimeZone(identifier: iana) {
+        if let iana = WindowsZones.ianaIdentifier(forWindowsName: name)
+            ?? WindowsDisplayNames.ianaIdentifier(forDisplayName: name), let tz = TimeZone(identifier: iana) {
             return SystemZone(tz)
         }
         return nil

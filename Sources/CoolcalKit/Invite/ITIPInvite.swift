@@ -44,6 +44,15 @@ enum ITIPInvite {
         let clock = EventClock(zones: calendar.zones, floating: SystemZone(floatingZone),
                                utc: SystemZone(TimeZone(secondsFromGMT: 0) ?? floatingZone),
                                describe: file, diagnostics: Diagnostics())
+        // An invitation's span must be right as sent (a calendar's is read leniently, with a
+        // warning: InstanceLength.of).
+        if let end = event.end,
+           dtstart.isDate ? end.fields.days(since: dtstart.fields) < 0 : clock.instant(of: end) < clock.instant(of: dtstart) {
+            throw InviteError(file: file, message: "DTEND is before DTSTART")
+        }
+        if event.end == nil, let d = event.duration, d.negative, d.days > 0 || d.seconds > 0 {
+            throw InviteError(file: file, message: "DURATION is negative")
+        }
         let length = InstanceLength.of(event, start: dtstart, clock: clock)
         let zone = clock.zone(of: dtstart)
         let start = zone.utcSeconds(of: dtstart.fields)

@@ -27,7 +27,10 @@ struct ITIPChange: CalendarChange {
         guard !stored.isEmpty else {
             return try insert(zones + copy.events.joined(), text, calendar, file: file)
         }
-        let storedMaster = stored.first { $0.event.recurrenceID == nil }
+        // Several stored revisions of the series (an edited, re-exported file): the current
+        // one is compared, and every one of them is replaced (none is left that could win).
+        let storedMasters = stored.filter { $0.event.recurrenceID == nil }
+        let storedMaster = storedMasters.max { ITIPChange.order($1.event, $0.event) == .newer }
         if let master = offered.first(where: { $0.recurrenceID == nil }) {
             if let storedMaster {
                 switch ITIPChange.order(master, storedMaster.event) {
@@ -40,7 +43,7 @@ struct ITIPChange: CalendarChange {
                     guard let index = offered.firstIndex(where: { $0.recurrenceID == nil }), copy.events.indices.contains(index) else {
                         return (nil, .unchanged)
                     }
-                    return (text.replacing([storedMaster.range], with: normalized(zones + copy.events[index], ending)), .updated)
+                    return (text.replacing(storedMasters.map(\.range), with: normalized(zones + copy.events[index], ending)), .updated)
                 case .newer:
                     // A whole-series version replaces every stored component of the UID.
                     return (text.replacing(stored.map(\.range), with: normalized(zones + copy.events.joined(), ending)), .updated)
@@ -64,12 +67,13 @@ struct ITIPChange: CalendarChange {
         var staleReason: String?
         for (version, body) in zip(offered, copy.events) {
             let wanted = key(version.recurrenceID, message.zones)
-            if let existing = stored.first(where: { key($0.event.recurrenceID, calendar.zones) == wanted }) {
+            let copies = stored.filter { key($0.event.recurrenceID, calendar.zones) == wanted }
+            if let existing = copies.max(by: { ITIPChange.order($1.event, $0.event) == .newer }) {
                 switch ITIPChange.order(version, existing.event) {
                 case .older: staleReason = ITIPChange.staleReason(version, existing.event)
                 case .same: break
                 case .newer:
-                    replaced.append(existing.range)
+                    replaced += copies.map(\.range)
                     fresh.append(body)
                 }
             } else if let storedMaster, ITIPChange.order(version, storedMaster.event) == .older {
@@ -95,7 +99,10 @@ struct ITIPChange: CalendarChange {
                             _ calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)? {
         guard !stored.isEmpty else { return nil }
         let ending = text.lineEnding
-        let storedMaster = stored.first { $0.event.recurrenceID == nil }
+        // Several stored revisions of the series (an edited, re-exported file): the current
+        // one is compared, and every one of them is replaced (none is left that could win).
+        let storedMasters = stored.filter { $0.event.recurrenceID == nil }
+        let storedMaster = storedMasters.max { ITIPChange.order($1.event, $0.event) == .newer }
         var targets: [(EventBlock, ICalEvent)] = []
         var overrides: [String] = []
         let extra = message.cancelledOverrides(renaming: zoneRenaming(calendar))

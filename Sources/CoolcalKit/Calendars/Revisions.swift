@@ -1,0 +1,52 @@
+/// Revisions of one event (RFC 5545 §3.8.4.7, §3.8.7.4): several VEVENTs of one
+/// calendar (a file, or every file of a vdir) with the same UID and the same
+/// RECURRENCE-ID, or none, are versions of one thing — an event edited and exported
+/// again (Confluence writes this). Only the current one counts: the highest SEQUENCE,
+/// then DTSTAMP, then LAST-MODIFIED. Copies that tie on all three are all kept (nothing
+/// says which is current); an instance they share is given once. The events the
+/// pre-filter dropped take part through `ICalCalendar.skippedRevisions`, so a newer
+/// revision outside the window hides an older one inside it on both reading paths.
+enum Revisions {
+    private struct Key: Hashable {
+        let uid: String
+        let recurrenceID: ICalTime?
+    }
+
+    /// `files` with every event that a newer revision in the calendar supersedes left out.
+    static func current(_ files: [ICalCalendar]) -> [ICalCalendar] {
+        var newest: [Key: ICalRevision] = [:]
+        var copies: [Key: Int] = [:]
+        func see(_ r: ICalRevision) {
+            let key = Key(uid: r.uid, recurrenceID: r.recurrenceID)
+            copies[key, default: 0] += 1
+            if let best = newest[key], !r.isNewer(than: best) { return }
+            newest[key] = r
+        }
+        for file in files {
+            for event in file.events { if let r = ICalRevision(event) { see(r) } }
+            file.skippedRevisions.forEach(see)
+        }
+        guard copies.values.contains(where: { $0 > 1 }) else { return files }
+        return files.map { file in
+            var kept = file
+            kept.events = file.events.filter { event in
+                guard let r = ICalRevision(event), let best = newest[Key(uid: r.uid, recurrenceID: r.recurrenceID)] else { return true }
+                return !best.isNewer(than: r)
+            }
+            return kept
+        }
+    }
+
+    /// `occurrences` without a second copy of one instance (same UID, recurrence id,
+    /// start and end): revisions that tie give each instance once.
+    static func withoutCopies(_ occurrences: [Occurrence]) -> [Occurrence] {
+        struct Instance: Hashable {
+            let uid: String, recurrenceID: String?, start: Int64, end: Int64
+        }
+        var seen: Set<Instance> = []
+        return occurrences.filter { o in
+            guard let uid = o.uid else { return true }
+            return seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// What a dropped event leaves behind: its revision (UID, RECURRENCE-ID, SEQUENCE,
+/// DTSTAMP, LAST-MODIFIED), so that a newer revision outside the window still hides an
+/// older one inside it (`OccurrenceExpander` picks the current revision of each UID).
+/// These are read strictly, like the times: an event whose revision lines the filter
+/// cannot read as libical does is kept.
+extension ICalPreFilter {
+    /// SEQUENCE, DTSTAMP and LAST-MODIFIED of one block, each at most once and plain.
+    struct RevisionLines {
+        var sequence: Int?
+        var stamp: Int64?
+        var lastModified: Int64?
+        var plain = true
+    }
+
+    /// `SEQUENCE:digits`, `DTSTAMP:time`, `LAST-MODIFIED:time`: no parameters, one each.
+    static func readRevision(_ kind: PropertyKind, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int,
+                             into b: inout Block) {
+        guard let colon = valueStart(base, from, to) else { b.revision.plain = false; return }
+        let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
+        switch kind {
+        case .sequence:
+            guard colon - from == 9, b.revision.sequence == nil, (1...9).contains(value.count),
+                  value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { b.revision.plain = false; return }
+            b.revision.sequence = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        case .dtstamp, .lastModified:
+            let stamp = kind == .dtstamp
+            guard colon - from == (stamp ? 8 : 14), let t = TimeValue(value), !t.isDate,
+                  (stamp ? b.revision.stamp : b.revision.lastModified) == nil else { b.revision.plain = false; return }
+            if stamp { b.revision.stamp = t.seconds } else { b.revision.lastModified = t.seconds }
+        default:
+            break
+        }
+    }
+
+    /// The UID value as libical reads it, when that is plain: no backslash (an escape
+    /// libical would undo), no control bytes, no white space at its end.
+    static func uidText(_ bytes: [UInt8]) -> String? {
+        let n = bytes.count
+        guard n > 0, !bytes.contains(where: { $0 == 0x5C || $0 < 0x20 || $0 == 0x7F }),
+              bytes[n - 1] != 0x20 else { return nil }
+        return bytes.withUnsafeBufferPointer { String(validatingUTF8CString: $0) }
+    }
+
+    /// The value of the one unquoted `TZID=` parameter before `colon`, if any.
+    static func tzidParameter(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int) -> String? {
+        var i = from
+        while i < colon - 1 {
+            if base[i] == 0x3B, has(base, i + 1, colon - 1 - (i + 1), "TZID=") {
+                var end = i + 6
+                while end < colon - 1 && base[end] != 0x3B { end += 1 }
+                return String(decoding: UnsafeBufferPointer(start: base + i + 6, count: end - i - 6), as: UTF8.self)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The revision a dropped block leaves; nil when it cannot be told exactly.
+    static func revision(of b: Block) -> ICalRevision?? {
+        guard b.uidLines <= 1 else { return nil }
+        guard b.uidLines == 1 else { return .some(nil) }
+        guard let uid = uidText(b.uidBytes), b.revision.plain else { return nil }
+        var rid: ICalTime?
+        if let r = b.recurrenceID {
+            rid = ICalTime(fields: CivilDateTime(utcSeconds: r.seconds), isDate: r.isDate,
+                           reference: r.utc ? .utc : b.recurrenceTZID.map { .zoned($0) } ?? .floating)
+        }
+        return .some(ICalRevision(uid: uid, recurrenceID: rid, sequence: b.revision.sequence ?? 0,
+                                  stamp: b.revision.stamp, lastModified: b.revision.lastModified))
+    }
+}
+
+private extension String {
+    init?(validatingUTF8CString bytes: UnsafeBufferPointer<UInt8>) {
+        guard !bytes.contains(0) else { return nil }
+        let s = String(decoding: bytes, as: UTF8.self)
+        guard s.utf8.count == bytes.count else { return nil }
+        self = s
+    }
+}
