@@ -39,9 +39,7 @@ enum CalDAVRequestBody {
 
     /// `YYYYMMDDTHHMMSSZ`, clamped to years 1–9999 (a window can reach further).
     static func stamp(_ seconds: Int64) -> String {
-        let lowest = CivilDateTime(year: 1, month: 1, day: 1).secondsAsUTC
-        let highest = CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsAsUTC
-        let t = CivilDateTime(utcSeconds: min(max(seconds, lowest), highest))
+        let t = CivilDateTime(utcSeconds: min(max(seconds, TimeWindow.firstInstant), TimeWindow.lastInstant))
         return String(format: "%04d%02d%02dT%02d%02d%02dZ", t.year, t.month, t.day, t.hour, t.minute, t.second)
     }
 

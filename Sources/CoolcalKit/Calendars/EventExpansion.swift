@@ -222,17 +222,14 @@ struct EventExpansion {
         }
     }
 
-    /// 9999-12-31T23:59:59Z: the last instant DESIGN.md's JSON form can write.
-    static let lastInstant = CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsAsUTC
-
     private func occurrence(_ event: ICalEvent, _ raw: RawInstance, allDay: Bool, recurrenceID: OccurrenceTime?) -> Occurrence {
-        let end = min(max(raw.end, raw.start), max(EventExpansion.lastInstant, raw.start))
+        let end = min(max(raw.end, raw.start), max(TimeWindow.lastInstant, raw.start))
         let startTime: OccurrenceTime
         let endTime: OccurrenceTime
         if allDay {
             let zone = clock(for: event).floating
             var endFields = zone.localFields(ofUTC: end).dateOnly
-            if endFields.year > 9999 { endFields = CivilDateTime(year: 9999, month: 12, day: 31) }
+            if endFields.year > 9999 { endFields = .lastDate }
             startTime = .date(raw.fields.dateOnly)
             endTime = .date(endFields > raw.fields.dateOnly ? endFields : raw.fields.dateOnly)
         } else {

@@ -198,7 +198,7 @@ struct RecurrenceSet {
         let (steps, o1) = (count + 1).multipliedReportingOverflow(by: Int64(max(rule.interval, 1)))
         let (span, o2) = steps.multipliedReportingOverflow(by: period)
         // Past the last instant an occurrence may have: no bound worth having.
-        guard !o1, !o2, span < EventExpansion.lastInstant - dtstart.fields.secondsAsUTC else { return nil }
+        guard !o1, !o2, span < TimeWindow.lastInstant - dtstart.fields.secondsAsUTC else { return nil }
         return zone.utcSeconds(of: CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + span)) + length.bound
     }
 

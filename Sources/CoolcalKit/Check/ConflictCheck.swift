@@ -16,8 +16,9 @@ public struct ConflictCheck {
     /// invitation's buffered window).
     public func run(_ invite: Invite, against locations: [CalendarLocation],
                     window wider: TimeWindow? = nil) throws -> (report: ConflictReport, occurrences: [Occurrence]) {
-        let window = wider ?? finder.window(for: invite)
-        reader.diagnostics.note("window \(finder.window(for: invite).jsonString) (\(finder.buffer.description) buffer)")
+        let own = finder.window(for: invite)
+        let window = wider ?? own
+        reader.diagnostics.note("window \(own.jsonString) (\(finder.buffer.description) buffer)")
         let occurrences = try reader.occurrences(in: window, from: locations)
         return (report(invite, occurrences), occurrences)
     }

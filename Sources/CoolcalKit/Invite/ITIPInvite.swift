@@ -73,7 +73,7 @@ enum ITIPInvite {
             let days = max(1, Int((end - start + 43_200) / 86_400))
             let last = dtstart.fields.addingDays(days)
             invite = Invite(id: .uid(uid), title: title, start: .date(dtstart.fields),
-                            end: .date(last.year > 9999 ? CivilDateTime(year: 9999, month: 12, day: 31) : last),
+                            end: .date(last.year > 9999 ? .lastDate : last),
                             source: file, method: calendar.method)
         } else {
             invite = Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,

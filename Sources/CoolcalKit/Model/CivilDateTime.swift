@@ -8,6 +8,9 @@ public struct CivilDateTime: Hashable, Comparable, Sendable {
     public var minute: Int
     public var second: Int
 
+    /// 9999-12-31: the last date DESIGN.md's JSON form can write.
+    public static let lastDate = CivilDateTime(year: 9999, month: 12, day: 31)
+
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.year = year
         self.month = month

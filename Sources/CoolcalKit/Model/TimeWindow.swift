@@ -6,7 +6,7 @@ public struct TimeWindow: Hashable, Sendable {
     /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the instants DESIGN.md's JSON
     /// form can write. Windows and invitations are clamped to them.
     public static let firstInstant = CivilDateTime(year: 1, month: 1, day: 1).secondsAsUTC
-    public static let lastInstant = CivilDateTime(year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsAsUTC
+    public static let lastInstant = CivilDateTime.lastDate.secondsAsUTC + 86_399
 
     /// The part of this window JSON can write.
     public var clamped: TimeWindow {
