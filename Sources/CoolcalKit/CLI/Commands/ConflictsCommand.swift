@@ -3,7 +3,6 @@ struct ConflictsCommand: CommandUnit, Equatable {
     static let suggest = Option<SlotCount>("suggest", value: "N", completion: .none, help: "also list the next N free slots of the invitation's length")
     static let hours = Option<WorkingHours>("hours", value: "HH:MM-HH:MM", completion: .none, help: "working hours for --suggest, in --tz (default 09:00-18:00; config: hours)")
     static let weekends = Flag("weekends", help: "let --suggest use Saturdays and Sundays")
-    static let quiet = Flag("quiet", short: "q", help: "print nothing; the exit status tells (0 free, 1 busy)")
 
     static let spec = CommandSpec(
         name: "conflicts",
@@ -11,7 +10,7 @@ struct ConflictsCommand: CommandUnit, Equatable {
         summary: "report the busy events in an invitation's buffered window",
         options: [
             SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
-            suggest.spec, hours.spec, weekends.spec, quiet.spec, SharedOptions.color.spec,
+            suggest.spec, hours.spec, weekends.spec, SharedOptions.quiet.spec, SharedOptions.color.spec,
         ],
         examples: [
             "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
