@@ -116,7 +116,6 @@ public enum AtomicFile {
         // -1 first, whatever close said: the number is released either way.
         fd = -1
         if closed != 0 { throw WriteError.errno(.current, path: path, doing: "cannot close") }
-        TestHook.pause(at: "before-last-check")
         guard try unchanged() else { throw Changed() }
         do throws(Errno) { try valueOrErrno { rename(temp, path) } } catch {
             throw WriteError.errno(error, path: path, doing: "cannot rename into place")
