@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libical-dev libsqlite3-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4
+APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 

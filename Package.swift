@@ -18,9 +18,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CGMime",
+            pkgConfig: "gmime-3.0",
+            providers: [.apt(["libgmime-3.0-dev"])]
+        ),
         .target(
             name: "CoolcalKit",
-            dependencies: ["CLibical", "CSQLite"],
+            dependencies: ["CLibical", "CSQLite", "CGMime"],
             // Windows zone names are mapped with the toolchain's own ICU (Foundation's).
             linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
