@@ -24,6 +24,8 @@ public struct Invite: Equatable, Sendable {
     /// An iTIP file's METHOD (REQUEST, PUBLISH, CANCEL), nil for a push payload or a
     /// file without one.
     public var method: String? = nil
+    /// The e-mail it arrived in, nil when INVITE was a bare file.
+    public var mail: MailHeaders? = nil
 
     /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
     public var isCancellation: Bool { method == "CANCEL" }

@@ -1,0 +1,18 @@
+/// The headers of the e-mail an invitation arrived in, kept with the invitation so the
+/// inbox can show who sent it and a mail answer can thread under it (`In-Reply-To`).
+/// Values are decoded (RFC 2047) text; nil when the message had no such header.
+public struct MailHeaders: Equatable, Sendable {
+    public var from: String?
+    public var subject: String?
+    /// Without the angle brackets.
+    public var messageID: String?
+    /// As written in the message (RFC 5322 date-time).
+    public var date: String?
+
+    public init(from: String? = nil, subject: String? = nil, messageID: String? = nil, date: String? = nil) {
+        self.from = from
+        self.subject = subject
+        self.messageID = messageID
+        self.date = date
+    }
+}
