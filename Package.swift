@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+/// Where Debian's libgmime-3.0-dev and libglib2.0-dev put their headers.
+let gmimeIncludes = ["/usr/include/gmime-3.0", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include"]
+
 let package = Package(
     name: "coolcal",
     products: [
@@ -18,15 +26,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // No pkgConfig: gmime-3.0.pc carries -pthread and -D_LARGEFILE64_SOURCE, flags SwiftPM
+        // refuses with a warning on every build; the include paths are Debian's (gmimeIncludes).
         .systemLibrary(
             name: "CGMime",
-            pkgConfig: "gmime-3.0",
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
         .target(
             name: "CoolcalKit",
             dependencies: ["CLibical", "CSQLite", "CGMime"],
             // Windows zone names are mapped with the toolchain's own ICU (Foundation's).
+            swiftSettings: [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-I" + $0] })],
             linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         .executableTarget(
