@@ -14,6 +14,10 @@ enum Revisions {
 
     /// `files` with every event that a newer revision in the calendar supersedes left out.
     static func current(_ files: [ICalCalendar]) -> [ICalCalendar] {
+        // Only a UID that a parsed event has can hide anything: the revisions the
+        // pre-filter left (most of a large file) are looked at for those UIDs alone.
+        var parsed: Set<String> = []
+        for file in files { for event in file.events { if let uid = event.uid { parsed.insert(uid) } } }
         var newest: [Key: ICalRevision] = [:]
         var copies: [Key: Int] = [:]
         func see(_ r: ICalRevision) {
@@ -24,7 +28,7 @@ enum Revisions {
         }
         for file in files {
             for event in file.events { if let r = ICalRevision(event) { see(r) } }
-            file.skippedRevisions.forEach(see)
+            for r in file.skippedRevisions where parsed.contains(r.uid) { see(r) }
         }
         guard copies.values.contains(where: { $0 > 1 }) else { return files }
         return files.map { file in
