@@ -41,6 +41,20 @@ import Testing
         #expect(!String(decoding: try read(cal), as: UTF8.self).contains("\r"))
     }
 
+    /// The calendar is read through the pre-filter for the new time's window, where the
+    /// stored copy (years away) is not: it must still be found and replaced, not doubled.
+    @Test func aPayloadMovedFarAwayReplacesItsStoredCopy() throws {
+        let cal = try copyOfSample("family.ics")
+        let first = try Binary.temp("a.json", Data(#"{"title": "Moved", "start": "2024-03-01T10:00:00Z", "end": "2024-03-01T11:00:00Z", "id": 77}"#.utf8))
+        let moved = try Binary.temp("b.json", Data(#"{"title": "Moved", "start": "2031-09-01T10:00:00Z", "end": "2031-09-01T11:00:00Z", "id": 77}"#.utf8))
+        #expect(try Binary.run(["accept", first, cal]).status == 0)
+        let run = try Binary.run(["accept", moved, cal])
+        #expect(run.stdout == "accepted: Moved (id 77): updated in \(cal)\n")
+        let text = String(decoding: try read(cal), as: UTF8.self)
+        #expect(text.components(separatedBy: "X-COOLCAL-INVITE-ID:77").count == 2)
+        #expect(text.contains("DTSTART:20310901T100000Z") && !text.contains("DTSTART:20240301T100000Z"))
+    }
+
     @Test func acceptingTwiceChangesNothingAndResendReplaces() throws {
         let cal = try copyOfSample("family.ics")
         let original = try read(cal)

@@ -18,13 +18,21 @@ enum Binary {
 
     static func sample(_ name: String) -> String { root.appendingPathComponent("samples/\(name)").path }
 
+    /// This test run's own home (and so its own state database): never another
+    /// checkout's, whose coolcal may have written a newer schema.
+    static let home: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-home-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.path
+    }()
+
     /// Runs coolcal in the repository root with a fixed, minimal environment.
     static func run(_ args: [String], stdin: String? = nil, env extra: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = args
         process.currentDirectoryURL = root
-        var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8",
+        var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8", "HOME": home,
                    "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-no-config").path]
         env.merge(extra) { $1 }
         process.environment = env

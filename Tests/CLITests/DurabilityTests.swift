@@ -31,7 +31,7 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Binary.path)
             p.arguments = ["accept", try invite(id), cal]
-            p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "COOLCAL_LOCK_TIMEOUT": "60"]
+            p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home, "COOLCAL_LOCK_TIMEOUT": "60"]
             p.standardOutput = FileHandle.nullDevice
             processes.append(p)
         }
@@ -71,7 +71,7 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Binary.path)
         p.arguments = ["accept", path, cal]
-        p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "COOLCAL_TEST_PAUSE_AT": "after-temp-write"]
+        p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home, "COOLCAL_TEST_PAUSE_AT": "after-temp-write"]
         p.standardOutput = FileHandle.nullDevice
         let err = Pipe()
         p.standardError = err
@@ -119,7 +119,7 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Binary.path)
             p.arguments = ["accept", path, cal]
-            p.environment = ["XDG_CONFIG_HOME": "/nonexistent"]
+            p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home]
             p.standardOutput = FileHandle.nullDevice
             try p.run()
             usleep(useconds_t(Double.random(in: 0...(duration * 1.2), using: &generator) * 1_000_000))

@@ -108,7 +108,7 @@ import Testing
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Binary.path)
             p.arguments = ["merge", "--policy", "accept-all", "--spool", s.spool, s.calendar]
-            p.environment = ["XDG_CONFIG_HOME": "/nonexistent"]
+            p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()

@@ -19,18 +19,28 @@ public struct CalendarWriter {
     /// lock and may throw to stop before anything is written (`--if-free`).
     public func write(_ event: NewEvent, to path: String,
                       check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
-        try write(change: event, to: CalendarLocation(path), check: check)
+        let window = TimeWindow(start: 0, end: 1)
+        return try write(change: event, to: CalendarLocation(path), window: window, check: check)
     }
 
     /// Applies `change` to the calendar file, vdir or CalDAV collection at `location`.
-    func write(change: CalendarChange, to location: CalendarLocation,
+    /// The file is read through the pre-filter for `window` (what `check` sees of it).
+    func write(change: CalendarChange, to location: CalendarLocation, window: TimeWindow,
                check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
+        try write(changes: [change], to: location, window: window, check: check)[0]
+    }
+
+    /// Applies `changes` in order, reading and writing the calendar once for all of
+    /// them (a vdir: once per event file; CalDAV: once per resource); one outcome each.
+    func write(changes: [CalendarChange], to location: CalendarLocation, window: TimeWindow,
+               check: (ICalCalendar) throws -> Void = { _ in }) throws -> [WriteOutcome] {
         switch location {
         case .remote(let url):
             // The server has no lock to hold: `--if-free` is checked before (see
             // AcceptCommand), the etag guards the event's own resource.
             let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
-            return try CalDAVWriter(client: client, attempts: attempts).write(change)
+            let writer = CalDAVWriter(client: client, attempts: attempts)
+            return try changes.map { try writer.write($0) }
         case .vdir(let path):
             // Into one vdir only: never an `.ics` beside a tree's subfolders (it would turn
             // the tree into one vdir) or into a directory of other things (`~`).
@@ -43,82 +53,57 @@ public struct CalendarWriter {
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }
             diagnostics?.note("\(path): locked")
-            return try edit(change, file: try VdirNaming.file(for: change.uid, marker: change.marker, in: dir), check: check)
-        case .file(let path):
-            let real = try AtomicFile.resolve(path)
-            let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path
-            guard FileManager.default.fileExists(atPath: parent) else {
-                throw WriteError(kind: .cannotCreate, path: path, message: "its directory does not exist")
+            return try changes.map { change in
+                let file = try VdirNaming.file(for: change.uid, marker: change.marker, in: dir)
+                return try edit([change], file: file, window: window, check: check)[0]
             }
-            // Before the lock: no lock file beside a device, FIFO or file not ours to replace.
-            _ = try AtomicFile.replaceable(real)
-            let lock = try FileLock(path: FileLock.path(guarding: real), timeout: lockTimeout)
+        case .file(let path):
+            let (real, lock) = try lockFile(path)
             defer { lock.unlock() }
-            diagnostics?.note("\(path): locked")
-            return try edit(change, file: real, check: check)
+            return try edit(changes, file: real, window: window, check: check)
         }
     }
 
-    private func edit(_ change: CalendarChange, file: String, check: (ICalCalendar) throws -> Void) throws -> WriteOutcome {
-        AtomicFile.removeStaleTemporaries(of: file)
+    /// The calendar file `path` resolved, and its lock, taken.
+    func lockFile(_ path: String) throws -> (String, FileLock) {
+        let real = try AtomicFile.resolve(path)
+        let parent = URL(fileURLWithPath: real).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent) else {
+            throw WriteError(kind: .cannotCreate, path: path, message: "its directory does not exist")
+        }
+        // Before the lock: no lock file beside a device, FIFO or file not ours to replace.
+        _ = try AtomicFile.replaceable(real)
+        let lock = try FileLock(path: FileLock.path(guarding: real), timeout: lockTimeout)
+        diagnostics?.note("\(path): locked")
+        return (real, lock)
+    }
+
+    /// A batch of changes to the calendar at `location`, read once (see `CalendarBatch`).
+    func batch(for location: CalendarLocation, window: TimeWindow) throws -> CalendarBatch {
+        try CalendarBatch(writer: self, location: location, window: window)
+    }
+
+    private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow,
+                      check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
-            // What is read is what is compared before the rename: the descriptor's status.
-            let input = try AtomicFile.replaceable(file).map { _ in try InputFile.open(file, accepting: .regularFiles) }
-            let before = input?.status
-            if let before { try AtomicFile.check(before, path: file) }
-            let original = try input.map(ICalReader.wholeFile) ?? Data()
-            let calendar = try ICalReader.read(original, file: file)
-            // CalendarText finds lines by LF; libical also ends a line at a bare CR
-            // (old Mac files), which an edit would not see. (After the read: a binary or
-            // UTF-16 file is refused as such first.)
-            if Self.hasBareCR(original) {
-                throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
-            }
-            try check(calendar)
-            let text = CalendarText(bytes: [UInt8](original))
-            let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: file)
-            guard let updated = edited else {
-                diagnostics?.note("\(file): nothing to write (\(outcome.describe(file)))")
-                return outcome
-            }
-            try CalendarWriter.verify(updated, has: change.uid, file: file)
+            let edit = try CalendarFileEdit(file: file, window: window, diagnostics: diagnostics)
+            try check(edit.calendar)
+            edit.releaseRevisions()
+            let outcomes = try changes.map { try edit.apply($0) }
+            guard edit.hasChanges else { return outcomes }
             do {
-                try AtomicFile.write(updated, to: file, keeping: before,
-                                     unchanged: { Self.unchanged(file, since: before, original: original) })
+                try edit.commit()
             } catch is AtomicFile.Changed {
                 diagnostics?.note("\(file): changed by another program while being edited; reading it again")
                 continue
             }
-            diagnostics?.note("\(file): \(outcome.describe(file)) (temp file, fsync, rename)")
-            return outcome
+            for (change, outcome) in zip(changes, outcomes) {
+                diagnostics?.note("\(file): \(change.uid): \(outcome.describe(file))")
+            }
+            diagnostics?.note("\(file): written once (temp file, fsync, rename)")
+            return outcomes
         }
         throw WriteError(kind: .busy, path: file, message: "changed by another program while coolcal was writing it; nothing written, try again")
-    }
-
-    /// Whether `file` is still what was read: the same inode, device, size and mtime
-    /// (in ns) as `status` and the same bytes as `original`; checked last before the
-    /// rename, so an editor's save (its own rename) in the meantime is not lost.
-    static func unchanged(_ file: String, since status: FileStatus?, original: Data) -> Bool {
-        guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
-        guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
-              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status),
-              let now = try? input.readAll(limit: original.count), now == original else { return false }
-        // The bytes took a moment to read: the name must still be that file.
-        return FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
-    }
-
-    /// Whether `data` has a CR that no LF follows.
-    private static func hasBareCR(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return false }
-            var at = 0
-            while at < raw.count, let found = memchr(base + at, 0x0D, raw.count - at) {
-                let cr = base.distance(to: UnsafeRawPointer(found))
-                if cr + 1 == raw.count || raw[cr + 1] != 0x0A { return true }
-                at = cr + 2
-            }
-            return false
-        }
     }
 
     /// libical must read the result, with the event in it, before it replaces anything.

@@ -7,26 +7,16 @@ struct EventBlock {
 }
 
 extension CalendarText {
-    /// The top-level VEVENT blocks holding `uid` (or, when given, the coolcal marker
-    /// `X-COOLCAL-INVITE-ID:marker`), each read by libical. Only blocks where the UID
-    /// or marker appears — verbatim, or once folded lines are joined — are parsed.
+    /// The top-level VEVENT blocks of `uid` (or, when given, with the coolcal marker
+    /// `X-COOLCAL-INVITE-ID:marker`), each read by libical. Only blocks whose UID or
+    /// marker line contains them, folds undone, are parsed (`candidateBlocks`).
     func blocks(uid: String, marker: String? = nil) -> [EventBlock] {
-        let needles = [uid] + (marker.map { ["X-COOLCAL-INVITE-ID:\($0)"] } ?? [])
-        let data = Data(bytes)
-        var hits: [Int] = []
-        for needle in needles {
-            var from = data.startIndex
-            while let r = data.range(of: Data(needle.utf8), in: from..<data.endIndex) {
-                hits.append(r.lowerBound)
-                from = r.upperBound
-            }
-        }
         var found: [EventBlock] = []
-        for range in veventBlocks() {
-            let verbatim = hits.contains { range.contains($0) }
-            guard verbatim || needles.contains(where: unfolded(range).contains) else { continue }
-            let wrapped = "BEGIN:VCALENDAR\r\n" + String(decoding: bytes[range], as: UTF8.self) + "END:VCALENDAR\r\n"
-            guard let parsed = try? ICalReader.read(Data(wrapped.utf8), file: "block"),
+        for range in candidateBlocks(uid: uid, marker: marker) {
+            var wrapped = Array("BEGIN:VCALENDAR\r\n".utf8)
+            wrapped += bytes[range]
+            wrapped += Array("END:VCALENDAR\r\n".utf8)
+            guard let parsed = try? ICalReader.read(Data(wrapped), file: "block"),
                   let event = parsed.events.first else { continue }
             if event.uid == uid || (marker != nil && event.inviteID == marker) {
                 found.append(EventBlock(range: range, event: event))
@@ -40,22 +30,26 @@ extension CalendarText {
     func replacing(_ ranges: [Range<Int>], with insert: String) -> Data? {
         let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
         guard let at = sorted.first?.lowerBound ?? insertionPoint() else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + insert.utf8.count)
-        var from = 0
-        var inserted = false
-        for range in sorted {
-            out += bytes[from..<range.lowerBound]
-            if !inserted && range.lowerBound == at { out += Array(insert.utf8); inserted = true }
-            from = range.upperBound
+        // Built in place: one copy of the file, however large.
+        var out = Data(capacity: bytes.count + insert.utf8.count)
+        bytes.withUnsafeBytes { raw in
+            let all = raw.bindMemory(to: UInt8.self)
+            func keep(_ r: Range<Int>) { if !r.isEmpty { out.append(UnsafeBufferPointer(rebasing: all[r])) } }
+            var from = 0
+            var inserted = false
+            for range in sorted {
+                keep(from..<range.lowerBound)
+                if !inserted && range.lowerBound == at { out.append(contentsOf: Array(insert.utf8)); inserted = true }
+                from = range.upperBound
+            }
+            if !inserted {
+                keep(from..<at)
+                out.append(contentsOf: Array(insert.utf8))
+                from = at
+            }
+            keep(from..<all.count)
         }
-        if !inserted {
-            out += bytes[from..<at]
-            out += Array(insert.utf8)
-            from = at
-        }
-        out += bytes[from...]
-        return Data(out)
+        return out
     }
 
     /// A new calendar file's bytes around `body` (VTIMEZONEs and VEVENTs), keeping
@@ -65,7 +59,7 @@ extension CalendarText {
         let ending = lineEnding
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         guard blank || !hasEvents else { return nil }
-        var prefix = blank ? [] : bytes
+        var prefix = blank ? [] : Array(bytes)
         if !prefix.isEmpty && prefix.last != 0x0A { prefix += Array(ending.utf8) }
         return Data(prefix + Array(ICalWriter.calendar(containing: body, lineEnding: ending).utf8))
     }

@@ -166,7 +166,7 @@ struct ITIPChange: CalendarChange {
                         file: String) throws -> (Data?, WriteOutcome) {
         let normalizedBody = normalized(body, text.lineEnding)
         if let edited = text.replacing([], with: normalizedBody) { return (edited, .added) }
-        guard let whole = text.wholeCalendar(normalizedBody, hasEvents: !calendar.events.isEmpty) else {
+        guard let whole = text.wholeCalendar(normalizedBody, hasEvents: !calendar.events.isEmpty || !text.veventBlocks().isEmpty) else {
             throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
         return (whole, .added)

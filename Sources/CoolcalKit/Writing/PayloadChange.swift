@@ -5,8 +5,9 @@ import Foundation
 extension NewEvent: CalendarChange {
     func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
         let ending = text.lineEnding
-        let present = calendar.events.contains { $0.uid == uid || $0.inviteID == inviteID }
-        if present, let existing = text.blocks(uid: uid, marker: inviteID).first(where: { $0.event.recurrenceID == nil }) {
+        // Looked for in the whole text: the stored copy may lie outside the window the
+        // calendar was read for (the payload moved the event).
+        if let existing = text.blocks(uid: uid, marker: inviteID).first(where: { $0.event.recurrenceID == nil }) {
             let stored = existing.event
             if stored.summary == summary && Self.occurrenceTime(stored.start) == start
                 && Self.occurrenceTime(stored.end) == end {
@@ -18,7 +19,7 @@ extension NewEvent: CalendarChange {
         }
         let block = ICalWriter.vevent(self, lineEnding: ending)
         if let edited = text.replacing([], with: block) { return (edited, .added) }
-        guard let whole = text.wholeCalendar(block, hasEvents: !calendar.events.isEmpty) else {
+        guard let whole = text.wholeCalendar(block, hasEvents: !calendar.events.isEmpty || !text.veventBlocks().isEmpty) else {
             throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
         return (whole, .added)

@@ -69,16 +69,6 @@ enum Generate {
         Data((header + repeated("BEGIN:X-NEST\r\n", 99) + repeated("END:X-NEST\r\n", 99) + fine + footer).utf8)
     }
 
-    /// Just over 64 MiB of small events in 2021.
-    @Sendable static func sixtyFiveMiB() -> Data {
-        var data = Data(header.utf8)
-        data.reserveCapacity(66 << 20)
-        let event = Data("BEGIN:VEVENT\r\nUID:big@corpus\r\nSUMMARY:Filler\r\nDTSTART:20210101T100000Z\r\nEND:VEVENT\r\n".utf8)
-        while data.count < (65 << 20) + 1024 { data.append(event) }
-        data.append(Data(footer.utf8))
-        return data
-    }
-
     /// 50,000 BEGIN:VEVENT lines and nothing else.
     @Sendable static func nestedUnclosed() -> Data {
         Data((header + repeated("BEGIN:VEVENT\r\n", 50_000)).utf8)

@@ -46,13 +46,18 @@ struct AcceptCommand: CommandUnit, Equatable {
         let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
         let target = try Settings.writeTarget(calendars[0], command: "accept")
         if let warning = file.ownerWarning(me: settings.me) { context.diagnostics.warn(warning) }
-        let verify = try self.verify(invite, target: target, settings)
+        let finder = ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone)
+        // The target is read through the pre-filter for the buffered window: what
+        // `--if-free` checks, and where the new event reads back.
+        let window = finder.window(for: invite)
+        let verify = try self.verify(invite, target: target, finder: finder, settings)
         do {
             // A CalDAV calendar has no lock to hold while checking: it is read with the
             // others, just before the write (its etag still guards the event's resource).
             if target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }
-            if dryRun { return try preview(file, change, target, verify: verify, context) }
-            let outcome = try settings.writer.write(change: change, to: target, check: target.isRemote ? { _ in } : verify)
+            if dryRun { return try preview(file, change, target, window: window, verify: verify, context) }
+            let outcome = try settings.writer.write(change: change, to: target, window: window,
+                                                    check: target.isRemote ? { _ in } : verify)
             let verb: String
             switch outcome {
             case .stale: verb = "ignored"
@@ -75,10 +80,10 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     /// What `--if-free` checks, given the target as read under its lock: the window
     /// free in every CAL. A cancellation frees time: nothing to check.
-    private func verify(_ invite: Invite, target: CalendarLocation, _ settings: Settings) throws -> (ICalCalendar) throws -> Void {
+    private func verify(_ invite: Invite, target: CalendarLocation, finder: ConflictFinder,
+                        _ settings: Settings) throws -> (ICalCalendar) throws -> Void {
         guard ifFree && !invite.isCancellation else { return { _ in } }
-        let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
-                                  reader: settings.reader)
+        let check = ConflictCheck(finder: finder, reader: settings.reader)
         let window = check.finder.window(for: invite)
         let others = try check.reader.load(calendars.dropFirst(target.isRemote ? 0 : 1).map(CalendarLocation.init), window: window)
         return { calendar in
@@ -97,10 +102,10 @@ struct AcceptCommand: CommandUnit, Equatable {
     /// `--dry-run`: what would be written (for an iTIP message, the events as they
     /// would be after the write), or why nothing would be.
     private func preview(_ file: InvitationFile, _ change: CalendarChange, _ target: CalendarLocation,
-                         verify: (ICalCalendar) throws -> Void, _ context: RunContext) throws -> ExitStatus {
+                         window: TimeWindow, verify: (ICalCalendar) throws -> Void, _ context: RunContext) throws -> ExitStatus {
         let path = target.operand
-        guard !target.isRemote, let existing = try? ICalReader.wholeFile(path),
-              let calendar = try? ICalReader.read(existing, file: path) else {
+        guard !target.isRemote, let existing = try? InputFile.open(path, accepting: .regularFiles).readAll(limit: 1 << 40),
+              let calendar = try? ICalReader.read(existing, file: path, window: window) else {
             // (A CalDAV calendar was checked before: `run` did.)
             if !target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }
             guard !file.invite.isCancellation else {
@@ -111,7 +116,7 @@ struct AcceptCommand: CommandUnit, Equatable {
             return .ok
         }
         try verify(calendar)
-        let text = CalendarText(bytes: [UInt8](existing))
+        let text = CalendarText(bytes: existing)
         guard file.message != nil else {
             context.out.write(change.preview(lineEnding: text.lineEnding))
             return .ok
@@ -121,7 +126,7 @@ struct AcceptCommand: CommandUnit, Equatable {
             context.diagnostics.warn("nothing would be written: \(outcome.describe(target.shown))")
             return .ok
         }
-        let after = CalendarText(bytes: [UInt8](edited))
+        let after = CalendarText(bytes: edited)
         for block in after.blocks(uid: change.uid) { context.out.write(String(decoding: after.bytes[block.range], as: UTF8.self)) }
         return .ok
     }

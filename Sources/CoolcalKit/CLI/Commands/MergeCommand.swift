@@ -57,32 +57,49 @@ struct MergeCommand: CommandUnit, Equatable {
         // One read of the calendars for the whole run, limited to the span of all windows.
         let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
         let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
-        let calendars = try check.reader.load(self.calendars.map(CalendarLocation.init), window: envelope)
         let target = try Settings.writeTarget(self.calendars[0], command: "merge")
-        let writer = settings.writer
+        // The calendar written to is locked and read once, here: the same read decides
+        // the invitations, takes every change in memory and is written once at the end.
+        let batch = policy == .report ? nil : try settings.writer.batch(for: target, window: envelope ?? TimeWindow(start: 0, end: 1))
+        batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
+        let others = self.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
+        let calendars = (batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope))
+        // Expanded once over the span of all windows; each invitation takes what overlaps
+        // its own — the same occurrences, unless a series was cut short there (a limit),
+        // and then each window is expanded on its own as before.
+        let expanded = envelope.map { check.reader.expand(calendars, in: $0) }
+        let shared = expanded.flatMap { all in all.contains { $0.incomplete != nil } ? nil : all }
+        if shared != nil { batch?.decided() }
         let store = policy == .report ? nil : try answers.open()
         let server = try answers.server()
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
+        // What is said and recorded for each invitation, in order, once the calendar is
+        // written: `true` for the ones whose answer depends on that write.
+        var finishes: [(written: Bool, name: String, finish: () throws -> Void)] = []
         for (name, loaded) in zip(names, invites) {
             let file: InvitationFile
             do {
                 file = try loaded.get()
             } catch {
-                if policy != .report {
-                    try spool.finish(name, failed: true, note: "\(error)\n")
-                }
-                context.say("failed    \(name)")
-                diagnostics.warn("\(error)")
+                finishes.append((false, name, {
+                    if self.policy != .report { try spool.finish(name, failed: true, note: "\(error)\n") }
+                    context.say("failed    \(name)")
+                    diagnostics.warn("\(error)")
+                }))
                 continue
             }
             let invite = file.invite
             if invite.isCancellation {
-                status = try cancel(file, name: name, spool: spool, target: target, writer: writer, context) ?? status
+                if let finish = try cancel(file, name: name, spool: spool, target: target, batch: batch, context, status: &status) {
+                    finishes.append((batch != nil, name, finish))
+                }
                 continue
             }
             let window = check.finder.window(for: invite)
-            let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
+            let existing = shared?.filter { window.overlaps(start: $0.startInstant, end: $0.endInstant) }
+                ?? check.reader.expand(calendars, in: window)
+            let report = check.report(invite, existing + acceptedThisRun)
             let accept: Bool
             switch policy {
             case .acceptAll: accept = true
@@ -92,11 +109,11 @@ struct MergeCommand: CommandUnit, Equatable {
             var detail = "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s")"
             if policy == .report {
                 outcome = report.free ? "free" : "busy"
-            } else if accept {
+            } else if accept, let batch {
                 if let warning = file.ownerWarning(me: settings.me) { diagnostics.warn(warning) }
                 do {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
-                    let written = try writer.write(change: change, to: target)
+                    let written = try batch.apply(change)
                     outcome = "accepted"
                     switch written {
                     case .added, .updated: detail += "; written to \(target.shown)"
@@ -107,7 +124,7 @@ struct MergeCommand: CommandUnit, Equatable {
                         detail += "; " + written.describe(target.shown)
                     default: detail += "; " + written.describe(target.shown)
                     }
-                } catch where error is WriteError || error is CalDAVError {
+                } catch where error is WriteError || error is CalDAVError || error is ICalError {
                     diagnostics.warn("\(name): not answered, left pending: \(error)")
                     status = ExitStatus.of(error)
                     continue
@@ -119,45 +136,66 @@ struct MergeCommand: CommandUnit, Equatable {
                 outcome = policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
-            if let store, outcome == "accepted" || outcome == "declined" {
-                try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
-                                       at: settings.now, queueFor: server)
+            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] in
+                if let store, outcome == "accepted" || outcome == "declined" {
+                    try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
+                                           at: settings.now, queueFor: server)
+                }
+                if self.policy != .report {
+                    try spool.finish(name, failed: false, note: self.note(outcome, invite, report, settings))
+                }
+                let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
+                context.say("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+            }))
+        }
+        var writeFailure: Error?
+        do {
+            try batch?.commit()
+        } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            writeFailure = error
+            status = ExitStatus.of(error)
+        }
+        for (written, name, finish) in finishes {
+            if written, let writeFailure {
+                diagnostics.warn("\(name): not answered, left pending: \(writeFailure)")
+                continue
             }
-            if policy != .report {
-                try spool.finish(name, failed: false, note: note(outcome, invite, report, settings))
-            }
-            let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
-            context.say("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+            try finish()
         }
         if let store { try answers.deliver(store) }
         return status
     }
 
-    /// Applies an organizer's cancellation; a status when it could not be written.
+    /// Applies an organizer's cancellation to the batch; what to say and record once the
+    /// calendar is written, or nil (and `status` set) when it could not be applied.
     private func cancel(_ file: InvitationFile, name: String, spool: Spool, target: CalendarLocation,
-                        writer: CalendarWriter, _ context: RunContext) throws -> ExitStatus? {
+                        batch: CalendarBatch?, _ context: RunContext, status: inout ExitStatus) throws -> (() throws -> Void)? {
         let settings = try context.settings
         let invite = file.invite
         let outcome: WriteOutcome
-        if policy == .report {
-            outcome = .unchanged
-        } else {
+        if let batch {
             do {
-                outcome = try writer.write(change: file.change(me: settings.me, domain: settings.domain, now: settings.now), to: target)
-            } catch where error is WriteError || error is CalDAVError {
+                outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
+            } catch where error is WriteError || error is CalDAVError || error is ICalError {
                 context.diagnostics.warn("\(name): not applied, left pending: \(error)")
-                return ExitStatus.of(error)
+                status = ExitStatus.of(error)
+                return nil
             }
-            try spool.finish(name, failed: false, note: JSONWriter.string(.object([
-                ("outcome", .string(outcome.isStale ? "ignored" : "cancelled")),
-                ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
-                ("result", .string(outcome.describe(target.shown))),
-            ])))
+        } else {
+            outcome = .unchanged
         }
-        let detail = policy == .report ? "a cancellation" : outcome.describe(target.shown)
-        let word = outcome.isStale ? "ignored  " : "cancelled"
-        context.say("\(word) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
-        return nil
+        return {
+            if batch != nil {
+                try spool.finish(name, failed: false, note: JSONWriter.string(.object([
+                    ("outcome", .string(outcome.isStale ? "ignored" : "cancelled")),
+                    ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
+                    ("result", .string(outcome.describe(target.shown))),
+                ])))
+            }
+            let detail = batch == nil ? "a cancellation" : outcome.describe(target.shown)
+            let word = outcome.isStale ? "ignored  " : "cancelled"
+            context.say("\(word) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+        }
     }
 
     /// What `done/NAME.outcome` holds: the answer and the conflicts it was based on.

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Many changes to one calendar, read and written once (`merge`): a calendar file is
+/// locked and read when the batch opens, each change is applied to its text in memory
+/// as it comes, and `commit` writes the result once. A vdir or CalDAV calendar has a
+/// file or resource per event: there each change is written as it comes.
+final class CalendarBatch {
+    private let writer: CalendarWriter
+    private let location: CalendarLocation
+    private let window: TimeWindow
+    private var lock: FileLock?
+    private var edit: CalendarFileEdit?
+    private var applied: [CalendarChange] = []
+
+    /// The calendar file as read under the lock (its zones, and the events that may
+    /// reach the window); nil for a vdir or CalDAV calendar.
+    var calendar: ICalCalendar? { edit?.calendar }
+
+    init(writer: CalendarWriter, location: CalendarLocation, window: TimeWindow) throws {
+        self.writer = writer
+        self.location = location
+        self.window = window
+        guard case .file(let path) = location else { return }
+        let (real, lock) = try writer.lockFile(path)
+        self.lock = lock
+        do {
+            edit = try CalendarFileEdit(file: real, window: window, diagnostics: writer.diagnostics)
+        } catch {
+            lock.unlock()
+            self.lock = nil
+            throw error
+        }
+    }
+
+    deinit { lock?.unlock() }
+
+    /// The calendar as a loaded calendar named for its location, when it was read here.
+    var loaded: LoadedCalendar? {
+        calendar.map { LoadedCalendar(name: location.name, color: $0.color, files: [$0]) }
+    }
+
+    /// The changes to come, so that their stored copies are looked for in one pass.
+    func expect(_ changes: [CalendarChange]) {
+        edit?.prefetch(changes.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
+    }
+
+    /// Call once the calendar has been read for deciding (see `CalendarFileEdit.releaseRevisions`).
+    func decided() {
+        edit?.releaseRevisions()
+    }
+
+    /// Applies `change`: in memory for a file (written by `commit`), else written now.
+    func apply(_ change: CalendarChange) throws -> WriteOutcome {
+        guard let edit else { return try writer.write(change: change, to: location, window: window) }
+        let outcome = try edit.apply(change)
+        applied.append(change)
+        return outcome
+    }
+
+    /// Writes what the changes made of a file, once; the outcome of each change applied,
+    /// in order (read again and applied again when another program changed the file
+    /// meanwhile, so these may differ from what `apply` said). Releases the lock.
+    @discardableResult
+    func commit() throws -> [WriteOutcome]? {
+        defer { lock?.unlock(); lock = nil }
+        guard var edit else { return nil }
+        var outcomes: [WriteOutcome]?
+        for attempt in 0..<writer.attempts {
+            if attempt > 0 {
+                edit = try CalendarFileEdit(file: edit.file, window: window, diagnostics: writer.diagnostics)
+                outcomes = try applied.map { try edit.apply($0) }
+            }
+            guard edit.hasChanges else { return outcomes }
+            do {
+                try edit.commit()
+                writer.diagnostics?.note("\(edit.file): \(applied.count) change\(applied.count == 1 ? "" : "s"), written once (temp file, fsync, rename)")
+                return outcomes
+            } catch is AtomicFile.Changed {
+                writer.diagnostics?.note("\(edit.file): changed by another program while being edited; reading it again")
+            }
+        }
+        throw WriteError(kind: .busy, path: edit.file, message: "changed by another program while coolcal was writing it; nothing written, try again")
+    }
+}

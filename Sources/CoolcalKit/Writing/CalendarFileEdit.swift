@@ -1,0 +1,181 @@
+import Foundation
+
+/// One read-modify-write of a calendar file, under its lock: the file read once, its
+/// structure checked by the pre-filter's scan (which refuses exactly what libical's
+/// full parse refuses, and parses only what may reach `window`), any number of
+/// changes applied to the text in memory in order, then the result checked the same
+/// way and written once (temp file, fsync, rename) if nobody changed the file meanwhile.
+/// What costs in proportion to the file is a few passes over its bytes, never a
+/// whole-file libical parse — unless the scan cannot judge the file, and then `-v` says so.
+final class CalendarFileEdit {
+    let file: String
+    let window: TimeWindow
+    private let status: FileStatus?
+    private let original: Data
+    /// The calendar as read: its zones, and the events that may reach `window`.
+    private(set) var calendar: ICalCalendar
+    private(set) var text: CalendarText
+    private var changedUIDs: [String] = []
+    private var edited: Data?
+    private let diagnostics: Diagnostics?
+
+    /// Reads `file` (resolved, locked by the caller) for editing.
+    init(file: String, window: TimeWindow, diagnostics: Diagnostics?) throws {
+        self.file = file
+        self.window = window
+        self.diagnostics = diagnostics
+        AtomicFile.removeStaleTemporaries(of: file)
+        // What is read is what is compared before the rename: the descriptor's status.
+        let input = try AtomicFile.replaceable(file).map { _ in try InputFile.open(file, accepting: .regularFiles) }
+        status = input?.status
+        if let status { try AtomicFile.check(status, path: file) }
+        // No 64 MiB limit here: libical only ever sees what may reach the window.
+        original = try input?.readAll(limit: 1 << 40) ?? Data()
+        calendar = try ICalReader.read(original, file: file, window: window)
+        // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
+        // files), which an edit would not see. (After the read: a binary or UTF-16 file
+        // is refused as such first.)
+        if Self.hasBareCR(original) {
+            throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
+        }
+        text = CalendarText(bytes: original)
+    }
+
+    /// New push-payload events not yet placed in `text`: they all go before the last
+    /// `END:VCALENDAR`, in order, exactly as one insert after another would put them,
+    /// so the file is copied once for all of them (`merge`).
+    private var deferred: [(uid: String, marker: String, block: String)] = []
+    private var insertionPoint: Int??
+
+    /// Forgets what the pre-filter kept of the events it dropped (their revisions,
+    /// one per event of a large file): needed to decide, not to write.
+    func releaseRevisions() {
+        calendar.skippedRevisions = []
+    }
+
+    /// Applies `change` to the text as it stands after the changes before it.
+    func apply(_ change: CalendarChange) throws -> WriteOutcome {
+        if let event = change as? NewEvent, try postpone(event) { return .added }
+        try placeDeferred()
+        let (data, outcome) = try change.apply(to: text, calendar: calendar, file: file)
+        guard let data else {
+            diagnostics?.note("\(file): nothing to write (\(outcome.describe(file)))")
+            return outcome
+        }
+        text = CalendarText(bytes: data)
+        edited = data
+        changedUIDs.append(change.uid)
+        // An iTIP change may have added VTIMEZONEs that the next change must see.
+        if change is ITIPChange { try refreshZones() }
+        return outcome
+    }
+
+    /// Keeps a new event for `placeDeferred` when it is new and the file has an
+    /// `END:VCALENDAR` to insert before; false when it must be applied as usual.
+    private func postpone(_ event: NewEvent) throws -> Bool {
+        guard !deferred.contains(where: { $0.uid == event.uid || $0.marker == event.inviteID }),
+              text.blocks(uid: event.uid, marker: event.inviteID).isEmpty else { return false }
+        if insertionPoint == nil { insertionPoint = .some(text.insertionPoint()) }
+        guard case .some(.some) = insertionPoint else { return false }
+        deferred.append((event.uid, event.inviteID, ICalWriter.vevent(event, lineEnding: text.lineEnding)))
+        changedUIDs.append(event.uid)
+        return true
+    }
+
+    /// Puts the deferred events into the text, in one copy.
+    private func placeDeferred() throws {
+        guard !deferred.isEmpty else { return }
+        guard let data = text.replacing([], with: deferred.map(\.block).joined()) else {
+            throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
+        }
+        deferred = []
+        insertionPoint = nil
+        text = CalendarText(bytes: data)
+        edited = data
+    }
+
+    /// Looks for the stored copies of many events in one pass (see `CalendarText.prefetch`).
+    func prefetch(_ identities: [CalendarText.Identity]) {
+        text.prefetch(identities)
+    }
+
+    /// Whether any change left something to write.
+    var hasChanges: Bool { edited != nil || !deferred.isEmpty }
+
+    /// Checks the edited text and replaces the file with it; `AtomicFile.Changed` when
+    /// another program changed the file since it was read (nothing is written then).
+    func commit() throws {
+        try placeDeferred()
+        guard let edited else { return }
+        try verify(edited)
+        try AtomicFile.write(edited, to: file, keeping: status, unchanged: { self.unchanged() })
+    }
+
+    /// The edited calendar reads (the scanner's structure check, the kept events parsed
+    /// by libical in the file's context) and holds every changed UID.
+    private func verify(_ data: Data) throws {
+        let parsed: ICalCalendar
+        do {
+            parsed = try ICalReader.read(data, file: file, window: window)
+        } catch {
+            throw WriteError(kind: .io, path: file, message: "the edited calendar would not parse; not modified")
+        }
+        let present = Set(parsed.events.compactMap(\.uid))
+        for uid in changedUIDs where !present.contains(uid) {
+            // Outside the window (a cancelled series, a moved event): its own block, read alone.
+            guard !text.blocks(uid: uid).isEmpty else {
+                throw WriteError(kind: .io, path: file, message: "the edited calendar lacks the new event; not modified")
+            }
+        }
+    }
+
+    /// The zones of the edited text: its top-level VTIMEZONEs read by libical.
+    private func refreshZones() throws {
+        var wrapped = Array("BEGIN:VCALENDAR\r\n".utf8)
+        for block in text.timezoneBlocks() { wrapped += text.bytes[block] }
+        wrapped += Array("END:VCALENDAR\r\n".utf8)
+        guard let zones = try? ICalReader.read(Data(wrapped), file: file).zones else { return }
+        let floating = calendar.zones.floatingZoneID
+        calendar.zones = zones
+        calendar.zones.floatingZoneID = floating
+    }
+
+    /// Whether `file` is still what was read: the same inode, device, size and mtime
+    /// (in ns) and the same bytes; checked last before the rename, so an editor's save
+    /// (its own rename) in the meantime is not lost. Compared a piece at a time.
+    private func unchanged() -> Bool {
+        guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
+        guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
+              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status) else { return false }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var at = 0
+        let same: Bool = original.withUnsafeBytes { want in
+            while true {
+                guard let n = try? input.read(into: buffer) else { return false }
+                if n == 0 { return at == want.count }
+                guard at + n <= want.count, let mine = want.baseAddress, let got = buffer.baseAddress,
+                      memcmp(mine + at, got, n) == 0 else { return false }
+                at += n
+            }
+        }
+        // The bytes took a moment to read: the name must still be that file.
+        return same && FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
+    }
+
+    /// Whether `bytes` have a CR that no LF follows.
+    private static func hasBareCR(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { bytes in
+            let raw = bytes.bindMemory(to: UInt8.self)
+            guard let base = raw.baseAddress else { return false }
+            var at = 0
+            while at < raw.count, let found = memchr(base + at, 0x0D, raw.count - at) {
+                let cr = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if cr + 1 == raw.count || raw[cr + 1] != 0x0A { return true }
+                at = cr + 2
+            }
+            return false
+        }
+    }
+}
