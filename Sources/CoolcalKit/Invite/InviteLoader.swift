@@ -64,13 +64,13 @@ public enum InviteLoader {
     public static func open(_ data: Data, name: String, floatingZone: TimeZone) throws -> InvitationFile {
         let (data, mail) = try unwrap(data, name: name)
         guard try isICalendar(data, name: name) else {
-            return InvitationFile(invite: try payload(data, name: name), message: nil)
+            return InvitationFile(invite: try payload(data, name: name), message: nil, text: data)
         }
         var (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone)
         invite.mail = mail
-        guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil) }
+        guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil, text: data) }
         do {
-            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, zones: calendar.zones, file: name))
+            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, zones: calendar.zones, file: name), text: data)
         } catch let error as ICalError {
             throw InviteError(file: name, message: error.message)
         }
@@ -118,4 +118,6 @@ public enum InviteLoader {
 public struct InvitationFile {
     public var invite: Invite
     public var message: ITIPMessage?
+    /// The invitation's own bytes (an e-mail's calendar part), as the inbox keeps them.
+    public var text = Data()
 }

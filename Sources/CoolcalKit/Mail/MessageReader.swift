@@ -14,6 +14,8 @@ public struct MailInvitation: Equatable, Sendable {
 /// An e-mail that holds no usable invitation, or could not be read as one.
 public struct MessageError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// The message's headers when it could be parsed (to remember it by its Message-ID).
+    public var headers: MailHeaders? = nil
     public var description: String { message }
 }
 
@@ -63,7 +65,12 @@ public enum MessageReader {
         let headers = Self.headers(message)
         var walker = PartWalker()
         walker.walk(g_mime_message_get_mime_part(message), depth: 0)
-        return try walker.invitation(headers: headers)
+        do {
+            return try walker.invitation(headers: headers)
+        } catch var error as MessageError {
+            error.headers = headers
+            throw error
+        }
     }
 
     private static func headers(_ message: UnsafeMutablePointer<GMimeMessage>) -> MailHeaders {
