@@ -83,7 +83,9 @@ struct MergeCommand: CommandUnit, Equatable {
                 continue
             }
             let invite = file.invite
-            try inbox.recordInvitation(invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            if !invite.isCancellation {
+                try inbox.recordInvitation(invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            }
             if invite.isCancellation {
                 status = try cancel(file, name: name, spool: spool, target: target, writer: writer, &results, context) ?? status
                 continue
