@@ -153,6 +153,18 @@ import Testing
         #expect(run.stderr == "coolcal: error: <stdin>: neither a JSON push payload, an iCalendar invitation (BEGIN:VCALENDAR) nor an e-mail message (not valid JSON: invalid value at line 1, column 1)\n")
     }
 
+    @Test func notifyTakesABareICalendarInvitationToo() throws {
+        let d = try dir()
+        let ics = try d.file("invite.ics", Data(MailCorpus.calendar().utf8))
+        let run = try Binary.run(["notify", "--state", d.path + "/state", ics])
+        #expect(run.status == 0)
+        let payload = try Binary.json(run.stdout)
+        #expect(payload["title"] as? String == "Planung – Café Übersicht")
+        #expect(payload["start"] as? String == "2031-03-03T10:00:00Z")
+        #expect(payload["from"] == nil)
+        #expect(((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])?["title"] as? String == "You're invited")
+    }
+
     @Test func notifyBuildsAPayloadFromAMailedInvitation() throws {
         let d = try dir()
         let mail = try d.file("gmail.eml", MailCorpus.gmail())
