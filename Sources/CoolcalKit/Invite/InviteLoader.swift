@@ -27,7 +27,8 @@ public enum InviteLoader {
 
     /// The bytes of an invitation file, standard input (`-`), a pipe, FIFO, socket or
     /// terminal (read against `InputFile.streamTimeout`); devices and directories are 66,
-    /// and more than `maxBytes` is refused (65) as soon as it arrives.
+    /// and more than an e-mail's `MessageReader.maxBytes` is refused (65) as soon as it
+    /// arrives (what is not a message is held to `maxBytes` by `unwrap`).
     public static func data(_ path: String) throws -> Data {
         // Read up to an e-mail's bound; what is not a message keeps `maxBytes` (`unwrap`).
         let limit = MessageReader.maxBytes
