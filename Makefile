@@ -60,7 +60,7 @@ fuzz: deps
 
 # What `make test` runs: every target for 20 s with a fixed seed, so CI is repeatable.
 fuzz-smoke: deps
-	FUZZ_SECONDS=20 FUZZ_JOBS=2 FUZZ_SEED=1 FUZZ_TARGETS="FuzzInvite FuzzCalendar FuzzPreFilter FuzzArguments" bash Fuzz/run.sh
+	FUZZ_SECONDS=20 FUZZ_JOBS=2 FUZZ_SEED=1 FUZZ_TARGETS="FuzzInvite FuzzCalendar FuzzPreFilter FuzzArguments FuzzMessage" bash Fuzz/run.sh
 
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
 SIZES ?= 1000,10000,100000

@@ -28,6 +28,11 @@ let package = Package(
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
+            name: "FuzzMessage",
+            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
             name: "FuzzArguments",
             dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
             swiftSettings: fuzzSettings

@@ -8,7 +8,7 @@
 #
 # Environment:
 #   FUZZ_SECONDS   run time per target (default 600)
-#   FUZZ_TARGETS   space-separated targets (default: all four)
+#   FUZZ_TARGETS   space-separated targets (default: all five)
 #   FUZZ_JOBS      targets run at once (default 1)
 #   FUZZ_SCRATCH   SwiftPM scratch path for the sanitized build (default .build/fuzz-build)
 #   FUZZ_WORK      corpora, logs and crash files (default .build/fuzz)
@@ -26,7 +26,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 seconds=${FUZZ_SECONDS:-600}
-targets=${FUZZ_TARGETS:-"FuzzInvite FuzzCalendar FuzzPreFilter FuzzArguments"}
+targets=${FUZZ_TARGETS:-"FuzzInvite FuzzCalendar FuzzPreFilter FuzzArguments FuzzMessage"}
 jobs=${FUZZ_JOBS:-1}
 scratch=${FUZZ_SCRATCH:-.build/fuzz-build}
 work=${FUZZ_WORK:-.build/fuzz}

@@ -44,7 +44,7 @@ import Testing
             "busy      c-dentist2.json  Dentist 2  2022-08-23T16:30:00Z  (1 conflict; not accepted)",
             "failed    d-bad.json",
         ])
-        #expect(run.stderr == "coolcal: warning: \(s.spool)/d-bad.json: not valid JSON: invalid value at line 1, column 1\n")
+        #expect(run.stderr == "coolcal: warning: \(s.spool)/d-bad.json: neither a JSON push payload, an iCalendar invitation (BEGIN:VCALENDAR) nor an e-mail message (not valid JSON: invalid value at line 1, column 1)\n")
         #expect(listing(s.spool) == [
             ".hidden", "done", "done/a-reunion.json", "done/a-reunion.json.outcome", "done/b-dentist.json",
             "done/b-dentist.json.outcome", "done/c-dentist2.json", "done/c-dentist2.json.outcome",

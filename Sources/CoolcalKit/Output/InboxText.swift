@@ -16,7 +16,8 @@ struct InboxText {
             let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
             let title = e.title.isEmpty ? "---" : style.printable(e.title)
-            let line = "\(number) \(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            var line = "\(number) \(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            if let from = e.mail?.from { line += "  from " + style.printable(from) }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
         let unread = entries.filter { !$0.read }.count
@@ -29,6 +30,8 @@ struct InboxText {
         let dates = DateText(style: style)
         return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
             + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
+            + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
+            + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
     }
 
     /// "2 hours ago", in the output locale.
@@ -46,12 +49,19 @@ struct InboxText {
     }
 
     static func json(_ e: InboxEntry) -> JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("id", .string(e.id)), ("title", .string(e.title)), ("start", .string(e.start.jsonString)),
             ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
             ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
             ("read", .bool(e.read)), ("number", .int(e.number)),
-        ])
+        ]
+        // Only for an invitation that arrived by e-mail (additive: a payload's entry is as before).
+        if let mail = e.mail {
+            fields.append(("from", mail.from.map(JSONValue.string) ?? .null))
+            fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
+            fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
+        }
+        return .object(fields)
     }
 
     static func json(_ entries: [InboxEntry]) -> JSONValue {

@@ -40,6 +40,8 @@ public struct InboxEntry: Equatable, Sendable {
     public var read: Bool
     /// The short local number `inbox` shows: the row's id (rows are never deleted, so it stays).
     public var number: Int64 = 0
+    /// The e-mail it arrived in (sender, subject, Message-ID), nil when it did not.
+    public var mail: MailHeaders? = nil
 }
 
 /// Where an answer stands with the server.

@@ -11,9 +11,11 @@ extension StateStore {
     @discardableResult
     public func recordInvitation(_ invite: Invite, payload: String, at date: Date) throws -> Bool {
         let id = invite.id.text
+        let mail = { (value: String?) -> SQLiteValue in value.map(SQLiteValue.text) ?? .null }
         let values: [SQLiteValue] = [
             .text(id), .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),
             .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
+            mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
         ]
         return try database.transaction {
             let stored = try database.prepare("SELECT payload FROM invitations WHERE id = ?1")
@@ -21,23 +23,30 @@ extension StateStore {
             switch stored {
             case .none:
                 try database.prepare("""
-                    INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)
+                    INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
+                                             mail_from, mail_subject, mail_message_id)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10)
                     """).run(values)
                 return true
             case .some(let old) where old != payload:
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
-                    received_at = ?7, read = 0 WHERE id = ?1
+                    received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
+                // The same invitation, now also seen in an e-mail: keep who sent it (not news).
+                if invite.mail != nil {
+                    try database.prepare("""
+                        UPDATE invitations SET mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
+                        """).run(values)
+                }
                 return false
             }
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
@@ -84,7 +93,9 @@ extension StateStore {
             id: id, title: row.text(1) ?? "",
             start: try time(row.text(2), column: "start", id: id), end: try time(row.text(3), column: "end", id: id),
             allDay: row.int(4) != 0, payload: row.text(5) ?? "",
-            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8))
+            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),
+            mail: row.text(9) == nil && row.text(10) == nil && row.text(11) == nil
+                ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)))
     }
 
     // MARK: Badge

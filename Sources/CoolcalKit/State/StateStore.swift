@@ -155,6 +155,21 @@ public final class StateStore {
             state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed'))
         );
         """,
+        // Invitations that arrived by e-mail keep who sent them; Maildir spools remember
+        // what merge has processed (by Message-ID or content hash) per real path.
+        """
+        ALTER TABLE invitations ADD COLUMN mail_from TEXT;
+        ALTER TABLE invitations ADD COLUMN mail_subject TEXT;
+        ALTER TABLE invitations ADD COLUMN mail_message_id TEXT;
+        CREATE TABLE maildir_messages (
+            maildir TEXT NOT NULL,
+            key TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            invite_id TEXT,
+            processed_at REAL NOT NULL,
+            PRIMARY KEY (maildir, key)
+        );
+        """,
     ]
 
     private func schemaVersion() throws -> Int {

@@ -6,8 +6,9 @@ extension CorpusTests {
     static let itip: [CorpusCase] = [
         .init(.corpus("invites/itip-no-vevent.ics"), .conflicts, 65, stderr: .error("no VEVENT in the invitation")),
         .init(.corpus("invites/itip-no-vevent.ics"), .accept, 65, stderr: .error("no VEVENT in the invitation")),
+        // notify takes iTIP invitations too (issue 16): the real reason, not "not a push payload".
         .init(.corpus("invites/itip-no-vevent.ics"), .notify, 65,
-              stderr: .error("not a push payload (notify filters JSON objects)")),
+              stderr: .error("no VEVENT in the invitation")),
         .init(.corpus("invites/itip-vtodo-only.ics"), .conflicts, 65, stderr: .error("no VEVENT in the invitation")),
         .init(.corpus("invites/itip-empty-vcalendar.ics"), .conflicts, 65, stderr: .error("no VEVENT in the invitation")),
         .init(.corpus("invites/itip-no-dtstart.ics"), .conflicts, 65, stderr: .error("the VEVENT has no valid DTSTART")),

@@ -2,19 +2,22 @@ import Foundation
 
 /// `coolcal merge --spool DIR [--policy P] CAL [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
-/// is busy time for the later ones. Accepted events go into the first CAL.
+/// is busy time for the later ones. Accepted events go into the first CAL. DIR may be a
+/// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`.
 struct MergeCommand: CommandUnit, Equatable {
     static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "the directory where invitations arrive (required)")
     static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
+    static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
 
     static let spec = CommandSpec(
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec] + SharedOptions.writing,
+        options: [spool.spec, policy.spec, mark.spec, SharedOptions.json.spec] + SharedOptions.writing,
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
+            "coolcal merge --spool ~/Mail/invitations --mark --json ~/calendars/work.ics",
         ])
 
     var common: CommonOptions
@@ -22,6 +25,7 @@ struct MergeCommand: CommandUnit, Equatable {
     var calendars: [String]
     var buffer: Buffer?
     var policy: MergePolicy = .acceptIfFree
+    var mark = false
 
     init(_ p: ParsedArguments) throws {
         guard let spool = try p.value(Self.spool) else { throw p.usage("missing --spool DIR") }
@@ -32,20 +36,21 @@ struct MergeCommand: CommandUnit, Equatable {
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
         policy = try p.value(Self.policy) ?? .acceptIfFree
+        mark = p.has(Self.mark)
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
         let settings = try context.settings
         let diagnostics = context.diagnostics
-        let spool = Spool(directory: spoolDirectory)
-        // Checked before the run lock: a missing spool is 66 naming it, not a failure
-        // to create the lock file inside it.
-        _ = try spool.pending()
-        let runLock = try FileLock(path: spoolDirectory + "/.coolcal-merge.lock", timeout: settings.lockTimeout)
-        defer { runLock.unlock() }
-        let names = try spool.pending(diagnostics: diagnostics)
-        context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         let answers = try context.answers
+        let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: settings.lockTimeout,
+                                          state: { try answers.open() })
+        defer { spool.unlock() }
+        let items = try spool.items(floatingZone: settings.zone, diagnostics: diagnostics)
+        let names = items.map(\.name)
+        context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
+        var results = MergeResults(json: common.json)
+        defer { if common.json { context.out.write(results.document(spoolDirectory)) } }
         guard !names.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
             if policy != .report, try answers.server() != nil { try answers.deliver(try answers.open()) }
@@ -53,7 +58,7 @@ struct MergeCommand: CommandUnit, Equatable {
         }
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
                                   reader: settings.reader)
-        let invites = names.map { name in Result { try InviteLoader.open(spoolDirectory + "/" + name, floatingZone: settings.zone) } }
+        let invites = items.map(\.loaded)
         // One read of the calendars for the whole run, limited to the span of all windows.
         let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
         let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
@@ -71,25 +76,31 @@ struct MergeCommand: CommandUnit, Equatable {
         let shared = expanded.flatMap { all in all.contains { $0.incomplete != nil } ? nil : all }
         if shared != nil { batch?.decided() }
         let store = policy == .report ? nil : try answers.open()
+        let inbox = try store ?? answers.open()
         let server = try answers.server()
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
         // What is said and recorded for each invitation, in order, once the calendar is
-        // written: `true` for the ones whose answer depends on that write.
-        var finishes: [(written: Bool, name: String, finish: () throws -> Void)] = []
+        // written: `written` for the ones whose answer depends on that write.
+        var finishes: [(written: Bool, name: String, finish: (inout MergeResults) throws -> Void)] = []
         for (name, loaded) in zip(names, invites) {
             let file: InvitationFile
             do {
                 file = try loaded.get()
             } catch {
-                finishes.append((false, name, {
-                    if self.policy != .report { try spool.finish(name, failed: true, note: "\(error)\n") }
-                    context.say("failed    \(name)")
+                finishes.append((false, name, { results in
+                    if self.policy != .report {
+                        try spool.finish(name, failed: true, outcome: "failed", note: "\(error)\n")
+                    }
+                    results.add(context, "failed", name, nil, "\(error)")
                     diagnostics.warn("\(error)")
                 }))
                 continue
             }
             let invite = file.invite
+            if !invite.isCancellation {
+                try inbox.recordInvitation(invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            }
             if invite.isCancellation {
                 if let finish = try cancel(file, name: name, spool: spool, target: target, batch: batch, context, status: &status) {
                     finishes.append((batch != nil, name, finish))
@@ -136,16 +147,15 @@ struct MergeCommand: CommandUnit, Equatable {
                 outcome = policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
-            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] in
+            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] results in
                 if let store, outcome == "accepted" || outcome == "declined" {
                     try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
                                            at: settings.now, queueFor: server)
                 }
                 if self.policy != .report {
-                    try spool.finish(name, failed: false, note: self.note(outcome, invite, report, settings))
+                    try spool.finish(name, failed: false, outcome: outcome, note: self.note(outcome, invite, report, settings))
                 }
-                let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
-                context.say("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+                results.add(context, outcome, name, invite, detail)
             }))
         }
         var writeFailure: Error?
@@ -160,7 +170,7 @@ struct MergeCommand: CommandUnit, Equatable {
                 diagnostics.warn("\(name): not answered, left pending: \(writeFailure)")
                 continue
             }
-            try finish()
+            try finish(&results)
         }
         if let store { try answers.deliver(store) }
         return status
@@ -168,8 +178,8 @@ struct MergeCommand: CommandUnit, Equatable {
 
     /// Applies an organizer's cancellation to the batch; what to say and record once the
     /// calendar is written, or nil (and `status` set) when it could not be applied.
-    private func cancel(_ file: InvitationFile, name: String, spool: Spool, target: CalendarLocation,
-                        batch: CalendarBatch?, _ context: RunContext, status: inout ExitStatus) throws -> (() throws -> Void)? {
+    private func cancel(_ file: InvitationFile, name: String, spool: MergeSource, target: CalendarLocation, batch: CalendarBatch?,
+                        _ context: RunContext, status: inout ExitStatus) throws -> ((inout MergeResults) throws -> Void)? {
         let settings = try context.settings
         let invite = file.invite
         let outcome: WriteOutcome
@@ -184,17 +194,16 @@ struct MergeCommand: CommandUnit, Equatable {
         } else {
             outcome = .unchanged
         }
-        return {
+        return { results in
             if batch != nil {
-                try spool.finish(name, failed: false, note: JSONWriter.string(.object([
+                try spool.finish(name, failed: false, outcome: outcome.isStale ? "ignored" : "cancelled", note: JSONWriter.string(.object([
                     ("outcome", .string(outcome.isStale ? "ignored" : "cancelled")),
                     ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
                     ("result", .string(outcome.describe(target.shown))),
                 ])))
             }
             let detail = batch == nil ? "a cancellation" : outcome.describe(target.shown)
-            let word = outcome.isStale ? "ignored  " : "cancelled"
-            context.say("\(word) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+            results.add(context, outcome.isStale ? "ignored" : "cancelled", name, invite, detail)
         }
     }
 

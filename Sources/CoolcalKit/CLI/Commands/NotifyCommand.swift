@@ -5,7 +5,8 @@ import Foundation
 /// badge arithmetic applied (`badge` N>0 adds N to the stored count and the output
 /// carries the total; 0 resets), and `aps.category` blanked when the invitation is
 /// invalid or a calendar is unreadable (the app then showed a plain notification).
-/// Valid invitations go into the inbox.
+/// Valid invitations go into the inbox. An iTIP invitation or an e-mail carrying one is
+/// taken too: the payload printed is built from it (with the sender and subject of a mail).
 struct NotifyCommand: CommandUnit, Equatable {
     static let spec = CommandSpec(
         name: "notify",
@@ -29,9 +30,10 @@ struct NotifyCommand: CommandUnit, Equatable {
         let settings = try context.settings
         let diagnostics = context.diagnostics
         let name = InputFile.displayName(path)
-        let data = try InviteLoader.data(path)
-        guard data.count <= InviteLoader.maxBytes else {
-            throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(InviteLoader.maxBytes))")
+        let read = try InviteLoader.data(path)
+        let (data, mail) = try InviteLoader.unwrap(read, name: name)
+        if mail != nil || InviteLoader.startsLike(data, "BEGIN:VCALENDAR") {
+            return try notifyITIP(data, mail: mail, name: name, context)
         }
         guard JSONValue.trailingComma(in: data) == nil,
               case .object(var payload)? = try? JSONDecoder().decode(JSONValue.self, from: data) else {
@@ -73,6 +75,45 @@ struct NotifyCommand: CommandUnit, Equatable {
             break
         }
         set(&payload, "aps", .object(aps))
+        context.out.write(JSONWriter.string(.object(payload), pretty: false))
+        try answers.deliver(store)
+        return .ok
+    }
+
+    /// An iTIP invitation, or one that arrived by e-mail: prints the payload the push
+    /// service would have sent for it (badge 1 added to the count), and puts it in the inbox.
+    private func notifyITIP(_ data: Data, mail: MailHeaders?, name: String, _ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        var invite = try InviteLoader.parse(data, name: name, floatingZone: settings.zone)
+        invite.mail = mail
+        if invite.isCancellation { throw InviteLoader.cancellation(invite) }
+        let answers = try context.answers
+        _ = try answers.server()
+        let store = try answers.open()
+        _ = try store.recordInvitation(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
+        var plain = false
+        for calendar in calendars {
+            do {
+                _ = try settings.reader.calendars(at: CalendarLocation(calendar), window: nil)
+            } catch {
+                context.diagnostics.warn("\(error); shown as a plain notification")
+                plain = true
+            }
+        }
+        let range = DateText(style: settings.style).short(start: invite.start, end: invite.end)
+        let badge = try store.addBadge(1)
+        var payload: [(String, JSONValue)] = [
+            ("aps", .object([
+                ("alert", .object([("title", .string(mail?.subject ?? "You're invited")), ("body", .string(invite.title + "\n" + range))])),
+                ("badge", .int(Int64(badge))), ("category", .string(plain ? "" : "INVITATION")),
+            ])),
+            ("title", .string(invite.title)), ("start", .string(invite.start.jsonString)),
+            ("end", .string(invite.end.jsonString)), ("id", .string(invite.id.text)),
+        ]
+        if let mail {
+            payload.append(("from", mail.from.map(JSONValue.string) ?? .null))
+            payload.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
+        }
         context.out.write(JSONWriter.string(.object(payload), pretty: false))
         try answers.deliver(store)
         return .ok

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What `merge` did with each invitation: a line per invitation as it goes, or with
+/// `--json` one document at the end (`{"spool", "outcomes": [...]}`).
+struct MergeResults {
+    let json: Bool
+    private var outcomes: [JSONValue] = []
+
+    init(json: Bool) {
+        self.json = json
+    }
+
+    /// `outcome` (accepted, declined, busy, free, ignored, cancelled, failed) for `name`;
+    /// `invite` nil when it could not be read (`detail` is then the reason).
+    mutating func add(_ context: RunContext, _ outcome: String, _ name: String, _ invite: Invite?, _ detail: String) {
+        guard json else {
+            let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
+            guard let invite else { return context.say("\(padded) \(name)") }
+            return context.say("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+        }
+        var fields: [(String, JSONValue)] = [("name", .string(name)), ("outcome", .string(outcome))]
+        if let invite {
+            fields += [
+                ("id", .string(invite.id.text)), ("title", .string(invite.title)),
+                ("start", .string(invite.start.jsonString)), ("end", .string(invite.end.jsonString)),
+                ("detail", .string(detail)),
+            ]
+            if let mail = invite.mail {
+                fields.append(("from", mail.from.map(JSONValue.string) ?? .null))
+                fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
+                fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
+            }
+        } else {
+            fields.append(("error", .string(detail)))
+        }
+        outcomes.append(.object(fields))
+    }
+
+    func document(_ spool: String) -> String {
+        JSONWriter.string(.object([("spool", .string(spool)), ("outcomes", .array(outcomes))]))
+    }
+}
