@@ -11,7 +11,7 @@ struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec] + SharedOptions.writing,
+        options: [spool.spec, policy.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
@@ -22,6 +22,8 @@ struct MergeCommand: CommandUnit, Equatable {
     var calendars: [String]
     var buffer: Buffer?
     var policy: MergePolicy = .acceptIfFree
+    /// `--reply`: mail each answer to an iTIP invitation's organizer.
+    var reply = false
 
     init(_ p: ParsedArguments) throws {
         guard let spool = try p.value(Self.spool) else { throw p.usage("missing --spool DIR") }
@@ -32,6 +34,7 @@ struct MergeCommand: CommandUnit, Equatable {
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
         policy = try p.value(Self.policy) ?? .acceptIfFree
+        reply = p.has(SharedOptions.reply)
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
@@ -46,9 +49,11 @@ struct MergeCommand: CommandUnit, Equatable {
         let names = try spool.pending(diagnostics: diagnostics)
         context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         let answers = try context.answers
+        // A missing sendmail is 78 before any invitation is answered.
+        if reply && policy != .report { _ = try answers.sendmail() }
         guard !names.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
-            if policy != .report, try answers.server() != nil { try answers.deliver(try answers.open()) }
+            if policy != .report, try answers.server() != nil || reply { try answers.deliver(try answers.open()) }
             return .ok
         }
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
@@ -120,8 +125,11 @@ struct MergeCommand: CommandUnit, Equatable {
                 if outcome == "busy" { detail += "; not accepted" }
             }
             if let store, outcome == "accepted" || outcome == "declined" {
-                try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
-                                       at: settings.now, queueFor: server)
+                let recorded = try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
+                                                      at: settings.now, queueFor: server)
+                if reply, let mail = try mailReply(file, accepted: outcome == "accepted", answers, name: name) {
+                    try answers.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store)
+                }
             }
             if policy != .report {
                 try spool.finish(name, failed: false, note: note(outcome, invite, report, settings))
@@ -131,6 +139,22 @@ struct MergeCommand: CommandUnit, Equatable {
         }
         if let store { try answers.deliver(store) }
         return status
+    }
+
+    /// `--reply`: the REPLY mail for an answered invitation; a warning, not a failure,
+    /// when it cannot be mailed (a push payload, no organizer, not an attendee).
+    private func mailReply(_ file: InvitationFile, accepted: Bool, _ answers: Answers, name: String) throws -> MailReply? {
+        guard MailReply.hasOrganizer(file) else {
+            answers.diagnostics.warn("\(name): --reply: no organizer to mail the answer to; not mailed")
+            return nil
+        }
+        do {
+            return try Answers.build(file, me: answers.settings.me, partstat: accepted ? "ACCEPTED" : "DECLINED", comment: nil,
+                                     settings: answers.settings, command: "merge")
+        } catch let error as InviteError {
+            answers.diagnostics.warn("\(name): --reply: not mailed: \(error)")
+            return nil
+        }
     }
 
     /// Applies an organizer's cancellation; a status when it could not be written.
