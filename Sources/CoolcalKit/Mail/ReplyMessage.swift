@@ -59,8 +59,14 @@ public struct ReplyMessage: Equatable, Sendable {
         guard let message = g_mime_message_new(1) else { return "" }
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         let object = ReplyCast.object(message)
-        g_mime_message_add_mailbox(message, GMIME_ADDRESS_TYPE_FROM, from.name, from.address)
-        g_mime_message_add_mailbox(message, GMIME_ADDRESS_TYPE_TO, to.name, to.address)
+        for (type, mailbox) in [(GMIME_ADDRESS_TYPE_FROM, from), (GMIME_ADDRESS_TYPE_TO, to)] {
+            // Names are encoded as UTF-8 words (GMime would otherwise pick the smallest charset).
+            guard let list = g_mime_message_get_addresses(message, type),
+                  let address = internet_address_mailbox_new(mailbox.name, mailbox.address) else { continue }
+            internet_address_set_charset(address, "utf-8")
+            internet_address_list_add(list, address)
+            g_object_unref(UnsafeMutableRawPointer(address))
+        }
         g_mime_message_set_subject(message, HeaderText.clean(subject), "utf-8")
         if let when = g_date_time_new_from_unix_utc(Int(date.timeIntervalSince1970)) {
             g_mime_message_set_date(message, when)
