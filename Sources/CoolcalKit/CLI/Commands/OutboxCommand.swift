@@ -26,14 +26,16 @@ struct OutboxCommand: CommandUnit, Equatable {
         let store = try answers.open()
         if flush {
             let server = try answers.server()
-            let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state == .queued }
-            guard server != nil || mailWaiting else {
+            let mail = try store.outbox().filter { $0.channel == .mail }
+            let mailWaiting = mail.contains { $0.state == .queued }
+            // Mail needs no server; an outbox with only failed mail has nothing to send.
+            guard server != nil || !mail.isEmpty else {
                 throw UsageError("no server is configured (--server, COOLCAL_SERVER or 'server =' in the config)", command: "outbox")
             }
             let sendmail = mailWaiting ? try answers.sendmail() : nil
             let s = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: answers.settings.lockTimeout)
             if server != nil { context.say("delivered \(s.delivered), refused \(s.failed), still queued \(s.queued)") }
-            if mailWaiting { context.say("mailed \(s.mailed), failed \(s.mailFailed), still queued \(s.mailQueued)") }
+            if !mail.isEmpty { context.say("mailed \(s.mailed), failed \(s.mailFailed), still queued \(s.mailQueued)") }
             if s.mailQueued > 0 {
                 let why = s.skipped ? "another coolcal is delivering" : s.mailStopReason ?? "not delivered"
                 throw ServerError(message: "\(s.mailQueued) mail repl\(s.mailQueued == 1 ? "y" : "ies") still queued (\(why))", denied: false)
