@@ -14,7 +14,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --if-free invite.json ~/calendars/work.ics ~/calendars/family/",
-            "coolcal accept --reply --me me@example.com invite.eml ~/calendars/work.ics",
+            "coolcal accept --reply --me me@example.com invite.ics ~/calendars/work.ics",
         ])
 
     var common: CommonOptions

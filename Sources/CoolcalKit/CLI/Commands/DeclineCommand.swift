@@ -5,7 +5,7 @@ struct DeclineCommand: CommandUnit, Equatable {
         usage: "coolcal decline [options] INVITE",
         summary: "decline an invitation (never touches a calendar)",
         options: SharedOptions.answering + [SharedOptions.reply.spec, SharedOptions.me.spec],
-        examples: ["coolcal decline invite.json", "coolcal decline 3", "coolcal decline --reply --me me@example.com invite.eml"])
+        examples: ["coolcal decline invite.json", "coolcal decline 3", "coolcal decline --reply --me me@example.com invite.ics"])
 
     var common: CommonOptions
     var invite: String

@@ -20,7 +20,7 @@ struct ReplyCommand: CommandUnit, Equatable {
         examples: [
             "coolcal reply --me me@example.com --accept invite.ics > reply.ics",
             "coolcal reply --me me@example.com --decline --comment 'On holiday' invite.ics",
-            "coolcal reply --me me@example.com --accept --mail invite.eml | /usr/sbin/sendmail -t -oi",
+            "coolcal reply --me me@example.com --accept --mail invite.ics | /usr/sbin/sendmail -t -oi",
             "coolcal reply --me me@example.com --tentative --send invite.ics",
         ])
 
