@@ -157,6 +157,25 @@ import Testing
         #expect(try outbox(f, env).map { $0["attempts"] as? Int } == [1])
     }
 
+    /// `sendmail = CMD` in the config is one settings row: `config` lists it, and the
+    /// environment comes before it.
+    @Test func sendmailFromTheConfigFile() throws {
+        let f = try mail.files(MailAnswerTests.invitation())
+        let env = ["XDG_CONFIG_HOME": try Binary.configHome("me = me@example.com\nsendmail = /bin/false -t\n")]
+        let config = try Binary.run(["config"], env: env)
+        #expect(config.stdout.contains("\nsendmail      /bin/false -t  (config file)\n"), "\(config.stdout)")
+        let send = try Binary.run(["reply", "--accept", "--send", "--state", f.state, f.invite], env: env)
+        #expect(send.status == 74)
+        #expect(send.stderr == "coolcal: error: /bin/false -t: exit 1; not sent (see 'coolcal outbox')\n")
+        let overridden = try Binary.run(["config"], env: env.merging(["COOLCAL_SENDMAIL": "msmtp -t"]) { $1 })
+        #expect(overridden.stdout.contains("\nsendmail      msmtp -t  (COOLCAL_SENDMAIL)\n"), "\(overridden.stdout)")
+        let plain = try Binary.run(["config"], env: f.env)
+        #expect(plain.stdout.contains("\nsendmail      /usr/sbin/sendmail -t -oi  (default)\n"), "\(plain.stdout)")
+        // The text of `responses` says how the mail stands.
+        let listed = try Binary.run(["responses", "--state", f.state], env: env)
+        #expect(listed.stdout.contains("Project kickoff") && listed.stdout.contains("(mail failed)"), "\(listed.stdout)")
+    }
+
     @Test func replyOnAPushPayloadIsAWarning() throws {
         let f = try mail.files(#"{"title": "Family Reunion", "start": "2026-08-20T08:00:00Z", "end": "2026-08-20T12:00:00Z", "id": 12}"#,
                                name: "invite.json")

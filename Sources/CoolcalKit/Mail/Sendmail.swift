@@ -84,7 +84,8 @@ public struct Sendmail: Sendable {
             collected.set(output.readDataToEndOfFile())
         }
         reader.start()
-        let timer = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        // SIGKILL: a sendmail may have inherited a mask that blocks SIGTERM.
+        let timer = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: timer)
         // A sendmail that exits without reading gives EPIPE (SIGPIPE is ignored): its status tells.
         try? input.fileHandleForWriting.write(contentsOf: Data(message.utf8))
