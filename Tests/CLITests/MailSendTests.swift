@@ -187,6 +187,19 @@ import Testing
         #expect(try outbox(f, env).isEmpty)
     }
 
+    /// Without an address to answer from, `merge --reply` stops before answering anything.
+    @Test func mergeReplyWithoutMeIsAUsageError() throws {
+        let f = try mail.files(MailAnswerTests.invitation())
+        let spool = f.home.appendingPathComponent("spool")
+        try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true)
+        try Data(MailAnswerTests.invitation().utf8).write(to: spool.appendingPathComponent("a.ics"))
+        let env = ["COOLCAL_SENDMAIL": "/bin/true"]
+        let merge = try Binary.run(["merge", "--reply", "--spool", spool.path, "--state", f.state, f.calendar], env: env)
+        #expect(merge.status == 64)
+        #expect(merge.stderr.hasPrefix("coolcal: error: --reply needs --me ADDRESS, a mail address to answer from (or 'me' in the config)\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).sorted() == [".coolcal-merge.lock", "a.ics"])
+    }
+
     @Test func mergeReplyMailsEachAnswerOnce() throws {
         let sink = try SMTPSink()
         let f = try mail.files(MailAnswerTests.invitation())

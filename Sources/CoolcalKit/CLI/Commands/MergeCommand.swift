@@ -49,8 +49,13 @@ struct MergeCommand: CommandUnit, Equatable {
         let names = try spool.pending(diagnostics: diagnostics)
         context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         let answers = try context.answers
-        // A missing sendmail is 78 before any invitation is answered.
-        if reply && policy != .report { _ = try answers.sendmail() }
+        // A missing sendmail (78) or no usable --me (64) stops the run before any answer.
+        if reply && policy != .report {
+            _ = try answers.sendmail()
+            guard let me = settings.me.first, MailAddress(calendarAddress: me) != nil else {
+                throw UsageError("--reply needs --me ADDRESS, a mail address to answer from (or 'me' in the config)", command: "merge")
+            }
+        }
         guard !names.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
             if policy != .report, try answers.server() != nil || reply { try answers.deliver(try answers.open()) }
