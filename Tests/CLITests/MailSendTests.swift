@@ -49,7 +49,7 @@ import Testing
         // The same answer to the same version again: not mailed twice.
         let again = try Binary.run(["reply", "--accept", "--send", "--state", f.state, f.invite], env: env)
         #expect(again.status == 0)
-        #expect(again.stderr.contains("mailed (or queued) already; not sent again"), "\(again.stderr)")
+        #expect(again.stderr == "coolcal: warning: \(f.invite): this answer was mailed already; not sent again\n")
         #expect(try sink.messages().count == 1)
     }
 
@@ -112,6 +112,10 @@ import Testing
         #expect(send.stderr.hasSuffix("the answer is queued, 'coolcal outbox flush' retries\n"), "\(send.stderr)")
         #expect(try outbox(f, env).map { $0["state"] as? String } == ["queued"])
         #expect(try responses(f, env).map { $0["mail_delivery"] as? String } == ["queued"])
+        // Sent again while it waits: tried again (a third attempt, after `responses`' own), still one entry.
+        let again = try Binary.run(["reply", "--decline", "--send", "--state", f.state, f.invite], env: env)
+        #expect(again.status == 75)
+        #expect(try outbox(f, env).map { $0["attempts"] as? Int } == [3])
         // Still down: flush is 75 and says why.
         let flush = try Binary.run(["outbox", "flush", "--state", f.state], env: env)
         #expect(flush.status == 75)

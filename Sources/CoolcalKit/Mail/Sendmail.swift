@@ -87,8 +87,8 @@ public struct Sendmail: Sendable {
         // SIGKILL: a sendmail may have inherited a mask that blocks SIGTERM.
         let timer = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: timer)
-        // A sendmail that exits without reading gives EPIPE (SIGPIPE is ignored): its status tells.
-        try? input.fileHandleForWriting.write(contentsOf: Data(message.utf8))
+        // A sendmail that exits without reading gives EPIPE, not SIGPIPE: its status tells.
+        Self.writeWithoutSIGPIPE(input.fileHandleForWriting.fileDescriptor, Array(message.utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         timer.cancel()
@@ -102,6 +102,37 @@ public struct Sendmail: Sendable {
         case 0: return .sent
         case 75: return .retryLater("\(shown): exit 75 (temporary failure)" + (detail.isEmpty ? "" : ": \(detail)"))
         case let status: return .failed("\(shown): exit \(status)" + (detail.isEmpty ? "" : ": \(detail)"))
+        }
+    }
+}
+
+extension Sendmail {
+    /// Writes all of `bytes`, stopping at the first error. SIGPIPE is blocked for this
+    /// thread meanwhile and a pending one consumed before the mask is restored: in a
+    /// process that does not ignore it (a test runner, a host app) a sendmail that
+    /// closes its input early must not kill the caller.
+    static func writeWithoutSIGPIPE(_ fd: Int32, _ bytes: [UInt8]) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) != 1 {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, base + offset, raw.count - offset)
+                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+            }
         }
     }
 }

@@ -92,10 +92,14 @@ struct ReplyCommand: CommandUnit, Equatable {
         let store = try answers.open()
         let answer: Answer? = partstat == "ACCEPTED" ? .accepted : partstat == "DECLINED" ? .declined : nil
         let recorded = try answer.map { try store.recordAnswer($0, for: file.invite, comment: comment, at: settings.now, queueFor: server) }
-        guard case .queued(let key) = try answers.queue(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, store)
-        else {
-            context.diagnostics.warn("\(file.invite.source): this answer was mailed (or queued) already; not sent again")
+        let key: String
+        switch try answers.queue(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, store) {
+        case .alreadySent:
+            context.diagnostics.warn("\(file.invite.source): this answer was mailed already; not sent again")
             return .ok
+        case .queued(let queued), .alreadyQueued(let queued):
+            // Already waiting from an earlier run: this is the moment to try it again.
+            key = queued
         }
         let summary = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: settings.lockTimeout)
         guard let entry = try store.outbox().first(where: { $0.key == key }) else { return .ok }
