@@ -37,6 +37,23 @@ import Testing
         (message.components(separatedBy: "\n\n").first ?? "").split(separator: "\n")
     }
 
+    /// `--send` implies `--mail`; `--reply` is one shared flag on accept, decline and merge.
+    @Test func mailFlagsParse() throws {
+        func parsed<T: CommandUnit>(_ args: [String], as _: T.Type) throws -> T {
+            guard case .run(let command) = try CommandParser.parse(args) else { throw TestFailure("not a command") }
+            return try #require(command as? T)
+        }
+        let send = try parsed(["reply", "--accept", "--send", "i.ics"], as: ReplyCommand.self)
+        #expect(send.send && send.mail)
+        let mail = try parsed(["reply", "--tentative", "--mail", "i.ics"], as: ReplyCommand.self)
+        #expect(mail.mail && !mail.send && mail.partstat == "TENTATIVE")
+        #expect(try !parsed(["reply", "--accept", "i.ics"], as: ReplyCommand.self).mail)
+        #expect(try parsed(["accept", "--reply", "i.ics", "c.ics"], as: AcceptCommand.self).reply)
+        #expect(try parsed(["decline", "--reply", "--me", "me@example.com", "i.ics"], as: DeclineCommand.self).reply)
+        #expect(try parsed(["merge", "--reply", "--spool", "s", "c.ics"], as: MergeCommand.self).reply)
+        #expect(try !parsed(["merge", "--spool", "s", "c.ics"], as: MergeCommand.self).reply)
+    }
+
     @Test func threadsUnderTheInvitationsMessageID() throws {
         let reply = try MailReply(try file(mail: MailHeaders(from: "Alice <alice@example.com>", subject: "Invitation",
                                                               messageID: "inv-1@mail.example.org")),
