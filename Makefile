@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4
+APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4 msmtp
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 
@@ -25,7 +25,7 @@ deps:
 
 # The reference implementation for the differential test and the CalDAV server
 # (Radicale) for the CalDAV tests, in one venv under .build/.
-PYREQS := Tests/Differential/requirements.txt Tests/CalDAV/requirements.txt
+PYREQS := Tests/Differential/requirements.txt Tests/CalDAV/requirements.txt Tests/Mail/requirements.txt
 pydeps: $(PYENV)/.installed
 $(PYENV)/.installed: $(PYREQS) | deps
 	python3 -m venv $(PYENV)

@@ -40,28 +40,40 @@ struct Answers {
 
     /// Records the answer and tries to deliver the outbox; a server that is down
     /// leaves it queued, which is not a failure.
+    /// `mail`: the REPLY to mail as well (`--reply`), queued with the answer.
     @discardableResult
-    func record(_ answer: Answer, for invite: Invite, comment: String? = nil) throws -> RecordedAnswer {
+    func record(_ answer: Answer, for invite: Invite, comment: String? = nil, mail: MailReply? = nil) throws -> RecordedAnswer {
         let store = try open()
         let server = try server()
         let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: server)
         diagnostics.note("\(store.databasePath): recorded \(answer.method) for \(invite.id.text)"
                          + (server.map { ", queued for \(RSVPClient.redacted($0))" } ?? " (no server configured)"))
+        if let mail { try queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store) }
         try deliver(store)
         return recorded
     }
 
     /// A drainer whose per-request timeout is `COOLCAL_SERVER_TIMEOUT` seconds (default 5):
     /// a stalled server must not hang cron.
-    func drainer(_ store: StateStore, _ server: URL) -> OutboxDrainer {
+    func drainer(_ store: StateStore, _ server: URL?, sendmail: Sendmail? = nil) -> OutboxDrainer {
         let timeout = settings.serverTimeout
-        return OutboxDrainer(store: store, server: server, requestTimeout: timeout, resourceTimeout: timeout * 3)
+        let client = server.map { RSVPClient(server: $0, requestTimeout: timeout, resourceTimeout: timeout * 3) }
+        return OutboxDrainer(store: store, client: client, sendmail: sendmail)
     }
 
-    /// Tries to empty the outbox without waiting for another coolcal that is at it.
+    /// Tries to empty the outbox without waiting for another coolcal that is at it:
+    /// server answers when a server is configured, mail replies through the sendmail.
     func deliver(_ store: StateStore) throws {
-        guard let server = try server() else { return }
-        let summary = try drainer(store, server).drain(lockTimeout: 0)
+        let server = try server()
+        let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state == .queued }
+        guard server != nil || mailWaiting else { return }
+        var sendmail: Sendmail?
+        if mailWaiting {
+            do { sendmail = try self.sendmail() } catch { diagnostics.warn("\(error); mail replies stay queued") }
+        }
+        let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0)
+        warnAboutMail(summary)
+        guard let server else { return }
         diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
                          + (summary.skipped ? " (another coolcal is delivering)" : ""))
         if summary.queued > 0 {

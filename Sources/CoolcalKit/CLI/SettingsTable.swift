@@ -58,9 +58,11 @@ enum SettingsTable {
     static let lockTimeout = SettingKey(name: "lock timeout", environment: ["COOLCAL_LOCK_TIMEOUT"])
     static let serverTimeout = SettingKey(name: "http timeout", environment: ["COOLCAL_SERVER_TIMEOUT"])
     static let inputTimeout = SettingKey(name: "input timeout", environment: ["COOLCAL_INPUT_TIMEOUT"])
+    /// The command that mails answers (`reply --send`, `--reply`), split on whitespace.
+    static let sendmail = SettingKey(name: "sendmail", environment: ["COOLCAL_SENDMAIL"], configKey: "sendmail")
 
     static let all = [tz, me, buffer, hours, calendars, domain, state, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout]
+                      inputTimeout, sendmail]
 
     /// The keys a config file may hold.
     static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

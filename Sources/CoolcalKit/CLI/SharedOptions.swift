@@ -10,6 +10,7 @@ enum SharedOptions {
     static let quiet = Flag("quiet", short: "q", help: "print nothing but errors and warnings; the exit status tells")
     static let verbose = Flag("verbose", short: "v", help: "say on stderr what was done and why (what was read, parsed, written, sent)")
     static let help = Flag("help", short: "h", help: "show this help")
+    static let reply = Flag("reply", help: "also mail the iTIP REPLY to the organizer of an iCalendar invitation, once per answer and version (through sendmail; queued when it fails)")
 
     /// What commands that answer an invitation take: where the answer is kept and sent.
     static let answering = [state.spec, server.spec, quiet.spec]

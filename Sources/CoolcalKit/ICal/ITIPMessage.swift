@@ -171,6 +171,43 @@ public final class ITIPMessage {
             .compactMap { ICalWalk.copy(icalproperty_get_attendee($0)) }
     }
 
+    /// The ORGANIZER of the invitation's first VEVENT (address as written, its CN);
+    /// nil when it has none (a push-style or published event).
+    public var organizer: ITIPParty? {
+        guard let first = events.first, let prop = icalcomponent_get_first_property(first, ICAL_ORGANIZER_PROPERTY),
+              let address = ICalWalk.copy(icalproperty_get_organizer(prop)) else { return nil }
+        return ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+    }
+
+    /// The first ATTENDEE that names one of `me`, with its CN; nil when none does.
+    public func attendee(me: [String]) -> ITIPParty? {
+        for event in events {
+            for prop in ICalWalk.properties(of: event) where icalproperty_isa(prop) == ICAL_ATTENDEE_PROPERTY {
+                if ITIPMessage.isOwner(prop, me), let address = ICalWalk.copy(icalproperty_get_attendee(prop)) {
+                    return ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+                }
+            }
+        }
+        return nil
+    }
+
+    /// What identifies the version a REPLY answers: the highest SEQUENCE of the UID's
+    /// VEVENTs and their RECURRENCE-IDs as written (empty for the whole series).
+    public var version: (sequence: Int, recurrenceIDs: [String]) {
+        let sequence = events.map { Int(icalcomponent_get_sequence($0)) }.max() ?? 0
+        let ids = events.compactMap { event in
+            icalcomponent_get_first_property(event, ICAL_RECURRENCEID_PROPERTY)
+                .flatMap { ICalWalk.copy(icalproperty_get_value_as_string($0)) }
+        }
+        return (sequence, ids)
+    }
+
+    private static func commonName(_ prop: OpaquePointer) -> String? {
+        guard let cn = ICalWalk.parameter(prop, ICAL_CN_PARAMETER), let name = ICalWalk.copy(icalparameter_get_cn(cn)),
+              !name.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return name
+    }
+
     /// Whether an address names one of `me` (case-insensitive, `mailto:` optional).
     public static func sameAddress(_ a: String, _ b: String) -> Bool {
         normalized(a) == normalized(b)
@@ -239,4 +276,11 @@ public final class ITIPMessage {
         defer { free(raw) }
         return ICalWriter.normalizeLineEndings(String(cString: raw), to: "\r\n")
     }
+}
+
+/// An ORGANIZER or ATTENDEE as a REPLY mail addresses it: the calendar address as
+/// written (`mailto:…`) and its `CN`.
+public struct ITIPParty: Equatable, Sendable {
+    public var address: String
+    public var name: String?
 }

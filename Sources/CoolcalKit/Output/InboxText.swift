@@ -83,6 +83,7 @@ struct ResponsesText {
                     ("all_day", .bool(e.allDay)),
                     ("answered_at", .string(OccurrenceTime.instant(Int64(e.answeredAt.timeIntervalSince1970)).jsonString)),
                     ("delivery", .string(e.delivery.rawValue)),
+                    ("mail_delivery", e.mail.map { .string($0.rawValue) } ?? .null),
                 ])
             }))]))
         }
@@ -97,6 +98,7 @@ struct ResponsesText {
             }
             var line = "\(mark) \(e.title.isEmpty ? "---" : style.printable(e.title))  \(dates.range(start: e.start, end: e.end))"
             if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
+            if let mail = e.mail { line += mail == .delivered ? "  (mailed)" : "  (mail \(mail.rawValue))" }
             if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
             return line + "\n"
         }.joined()

@@ -22,6 +22,14 @@ public struct OutboxDrainer {
         public var denied = false
         /// True when another coolcal was already draining this outbox, so this run sent nothing.
         public var skipped = false
+        /// Mail replies a sendmail took in this run.
+        public var mailed = 0
+        /// Mail replies whose sendmail failed for good in this run (kept as failed).
+        public var mailFailed = 0
+        /// Mail replies still queued after this run.
+        public var mailQueued = 0
+        /// Why mail stopped for this run (the sendmail's exit 75 and message).
+        public var mailStopReason: String?
 
         /// All zero: nothing happened yet.
         public init() {}
@@ -29,8 +37,11 @@ public struct OutboxDrainer {
 
     /// The state whose outbox is sent.
     public let store: StateStore
-    /// The server connection, with its timeouts.
-    public let client: RSVPClient
+    /// The server connection, with its timeouts; nil when no server is configured
+    /// (server entries then wait).
+    public let client: RSVPClient?
+    /// The sendmail that delivers mail replies; nil leaves them queued.
+    public var sendmail: Sendmail?
 
     /// - Parameters: see `RSVPClient` for the timeouts.
     public init(store: StateStore, server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
@@ -38,10 +49,12 @@ public struct OutboxDrainer {
                                                    resourceTimeout: resourceTimeout))
     }
 
-    /// A drainer with a client set up by the caller (tests use short timeouts).
-    public init(store: StateStore, client: RSVPClient) {
+    /// A drainer with a client set up by the caller (tests use short timeouts), or
+    /// none (mail only); `sendmail` delivers the mail replies.
+    public init(store: StateStore, client: RSVPClient?, sendmail: Sendmail? = nil) {
         self.store = store
         self.client = client
+        self.sendmail = sendmail
     }
 
     /// The lock file that keeps drainers of one state directory from overlapping.
@@ -75,7 +88,13 @@ public struct OutboxDrainer {
         // Read under the lock: entries another drainer delivered meanwhile are gone.
         let queue = try store.outbox().filter { $0.state == .queued }
         var heldBack = Set<String>()
+        var serverStopped = false
         for entry in queue {
+            if entry.channel == .mail {
+                try deliverMail(entry, &summary)
+                continue
+            }
+            guard let client, !serverStopped else { continue }
             if heldBack.contains(entry.inviteID) { continue }
             switch client.send(entry) {
             case .delivered:
@@ -89,12 +108,31 @@ public struct OutboxDrainer {
                 try store.recordAttempt(entry.key, error: reason)
                 if status == nil || status == 408 || status == 425 || status == 429 {
                     summary.stopReason = reason
-                    return try summary.withQueued(from: store)
+                    serverStopped = true
+                    continue
                 }
                 heldBack.insert(entry.inviteID)
             }
         }
         return try summary.withQueued(from: store)
+    }
+
+    /// One mail reply through the sendmail: taken (leaves the outbox, remembered as
+    /// sent), exit 75 (stays queued; no more mail this run), any other failure (kept
+    /// as failed, never retried by itself).
+    private func deliverMail(_ entry: OutboxEntry, _ summary: inout Summary) throws {
+        guard let sendmail, summary.mailStopReason == nil else { return }
+        switch sendmail.send(entry.body) {
+        case .sent:
+            try store.markDelivered(entry.key)
+            summary.mailed += 1
+        case .retryLater(let reason):
+            try store.recordAttempt(entry.key, error: reason)
+            summary.mailStopReason = reason
+        case .failed(let reason):
+            try store.markFailed(entry.key, reason: reason)
+            summary.mailFailed += 1
+        }
     }
 }
 
@@ -103,7 +141,9 @@ extension OutboxDrainer.Summary {
     /// entries another coolcal queued while this run was sending.
     fileprivate func withQueued(from store: StateStore) throws -> Self {
         var copy = self
-        copy.queued = try store.outbox().filter { $0.state == .queued }.count
+        let queued = try store.outbox().filter { $0.state == .queued }
+        copy.queued = queued.filter { $0.channel == .server }.count
+        copy.mailQueued = queued.filter { $0.channel == .mail }.count
         return copy
     }
 }

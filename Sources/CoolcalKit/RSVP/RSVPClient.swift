@@ -68,7 +68,8 @@ public struct RSVPClient: Sendable {
 
     /// Sends one outbox entry.
     public func send(_ entry: OutboxEntry) -> Outcome {
-        send(entry.answer, inviteID: entry.inviteID, body: entry.body, idempotencyKey: entry.key)
+        guard let answer = entry.answer else { return .refused(status: 0, reason: "\(entry.key): a mail reply, not a server request") }
+        return send(answer, inviteID: entry.inviteID, body: entry.body, idempotencyKey: entry.key)
     }
 
     /// Sends one answer and waits for the outcome, at most `resourceTimeout` (plus a

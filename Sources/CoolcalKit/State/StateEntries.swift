@@ -73,6 +73,9 @@ public struct ResponseEntry: Equatable, Sendable {
     public var allDay: Bool
     /// Whether the server has it yet.
     public var delivery: Delivery
+    /// How its REPLY by mail stands (`delivered`: handed to sendmail); nil when it
+    /// was not answered by mail.
+    public var mail: Delivery? = nil
 }
 
 /// One request waiting in (or refused from) the RSVP outbox.
@@ -84,11 +87,16 @@ public struct OutboxEntry: Equatable, Sendable {
     public var sequence: Int64
     /// Sent as the `Idempotency-Key` header; stable across retries.
     public var key: String
-    /// The answer, which picks the request path (`accept`, `decline`, `comment`).
-    public var answer: Answer
+    /// The answer, which picks the request path (`accept`, `decline`, `comment`); nil
+    /// for a mail reply (`method` is `reply`, the partstat is inside the message).
+    public var answer: Answer?
+    /// How it is delivered: to the inviting server, or by mail through sendmail.
+    public var channel: OutboxChannel = .server
+    /// As stored: `accept`, `decline`, `comment`, or `reply` (mail).
+    public var method: String { answer?.method ?? "reply" }
     /// `Invite.ID.text`, percent-encoded into the path when sent.
     public var inviteID: String
-    /// The JSON request body: `{}` or `{"comment":"…"}`.
+    /// The JSON request body: `{}` or `{"comment":"…"}`; for mail, the whole message.
     public var body: String
     public var createdAt: Date
     /// Requests sent for it so far that did not deliver it.
@@ -108,4 +116,12 @@ public struct RecordedAnswer: Equatable, Sendable {
     public var isNew: Bool
     /// True when the answer waits in the outbox after this call.
     public var queued: Bool
+}
+
+/// Where an outbox entry goes.
+public enum OutboxChannel: String, Sendable {
+    /// The inviting server's RSVP endpoint.
+    case server
+    /// The organizer's mailbox, through the configured sendmail.
+    case mail
 }

@@ -53,7 +53,8 @@ extension StateStore {
     /// compare as their JSON text, so an all-day date sorts before that day's times.
     public func responses() throws -> [ResponseEntry] {
         try database.transaction(.deferred) {
-            try database.prepare("""
+            let mail = try mailDeliveries()
+            return try database.prepare("""
                 SELECT r.key, r.invite_id, r.answer, r.comment, r.answered_at, r.title, r.start, r."end",
                        r.all_day, r.delivered_at IS NOT NULL, o.state
                 FROM responses r LEFT JOIN outbox o ON o.idempotency_key = r.key
@@ -69,7 +70,8 @@ extension StateStore {
                     key: key, inviteID: row.text(1) ?? "", answer: answer, comment: row.text(3),
                     answeredAt: Self.date(row.double(4)), title: row.text(5) ?? "",
                     start: try time(row.text(6), column: "start", id: key),
-                    end: try time(row.text(7), column: "end", id: key), allDay: row.int(8) != 0, delivery: delivery)
+                    end: try time(row.text(7), column: "end", id: key), allDay: row.int(8) != 0, delivery: delivery,
+                    mail: mail[key])
             }
         }
     }
@@ -100,10 +102,15 @@ extension StateStore {
     /// to the random UUID, and stored, so every retry sends the same key. The id part
     /// is cut to safe ASCII because header values cannot carry arbitrary text.
     static func idempotencyKey(answer: Answer, inviteID: String) -> String {
+        idempotencyKey(method: answer.method, inviteID: inviteID)
+    }
+
+    /// `idempotencyKey(answer:inviteID:)` for any outbox method (`reply` for mail).
+    static func idempotencyKey(method: String, inviteID: String) -> String {
         let safe = String(inviteID.unicodeScalars.prefix(64).map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._@".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "_"
         })
-        return "coolcal-\(answer.method)-\(safe)-\(UUID().uuidString.lowercased())"
+        return "coolcal-\(method)-\(safe)-\(UUID().uuidString.lowercased())"
     }
 }

@@ -7,15 +7,17 @@ extension StateStore {
     public func outbox() throws -> [OutboxEntry] {
         try database.transaction(.deferred) {
             try database.prepare("""
-                SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state
+                SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state, channel
                 FROM outbox ORDER BY id
                 """).rows { row in
                 let key = row.text(1) ?? ""
-                guard let answer = row.text(2).flatMap(Answer.init(method:)),
-                      let state = row.text(8).flatMap(OutboxEntry.State.init(rawValue:)) else {
+                let channel = row.text(9).flatMap(OutboxChannel.init(rawValue:))
+                let answer = row.text(2).flatMap(Answer.init(method:))
+                guard let channel, let state = row.text(8).flatMap(OutboxEntry.State.init(rawValue:)),
+                      channel == .mail ? row.text(2) == "reply" : answer != nil else {
                     throw StateError(kind: .io, path: databasePath, message: "damaged state: outbox entry '\(key)'")
                 }
-                return OutboxEntry(sequence: row.int(0), key: key, answer: answer, inviteID: row.text(3) ?? "",
+                return OutboxEntry(sequence: row.int(0), key: key, answer: answer, channel: channel, inviteID: row.text(3) ?? "",
                                    body: row.text(4) ?? "{}", createdAt: Self.date(row.double(5)),
                                    attempts: Int(row.int(6)), lastError: row.text(7), state: state)
             }
@@ -31,6 +33,8 @@ extension StateStore {
             try database.prepare("DELETE FROM outbox WHERE idempotency_key = ?1").run([.text(key)])
             let found = database.changes > 0
             try database.prepare("UPDATE responses SET delivered_at = ?2 WHERE key = ?1")
+                .run([.text(key), .real(date.timeIntervalSince1970)])
+            try database.prepare("UPDATE mail_replies SET sent_at = ?2 WHERE outbox_key = ?1")
                 .run([.text(key), .real(date.timeIntervalSince1970)])
             return found
         }

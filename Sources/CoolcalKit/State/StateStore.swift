@@ -170,6 +170,36 @@ public final class StateStore {
             PRIMARY KEY (maildir, key)
         );
         """,
+        // Answers by mail (issue 16): the outbox gains a channel and the `reply` method
+        // (a whole iMIP message in `body`); `mail_replies` remembers which version of an
+        // invitation was answered by mail, so each answer is mailed once.
+        """
+        CREATE TABLE outbox_with_channel (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL DEFAULT 'server' CHECK (channel IN ('server', 'mail')),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'comment', 'reply')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed')),
+            CHECK ((channel = 'mail') = (method = 'reply'))
+        );
+        INSERT INTO outbox_with_channel (id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state)
+            SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_with_channel RENAME TO outbox;
+        CREATE TABLE mail_replies (
+            version TEXT PRIMARY KEY NOT NULL,
+            outbox_key TEXT NOT NULL UNIQUE,
+            response_key TEXT REFERENCES responses (key),
+            invite_id TEXT NOT NULL,
+            queued_at REAL NOT NULL,
+            sent_at REAL
+        );
+        """,
     ]
 
     private func schemaVersion() throws -> Int {

@@ -10,10 +10,11 @@ struct AcceptCommand: CommandUnit, Equatable {
         name: "accept",
         usage: "coolcal accept [options] INVITE CAL [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
-        options: [ifFree.spec, dryRun.spec] + SharedOptions.writing,
+        options: [ifFree.spec, dryRun.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --if-free invite.json ~/calendars/work.ics ~/calendars/family/",
+            "coolcal accept --reply --me me@example.com invite.ics ~/calendars/work.ics",
         ])
 
     var common: CommonOptions
@@ -22,6 +23,8 @@ struct AcceptCommand: CommandUnit, Equatable {
     var buffer: Buffer?
     var ifFree = false
     var dryRun = false
+    /// `--reply`: also mail the REPLY to the organizer.
+    var reply = false
 
     init(_ p: ParsedArguments) throws {
         guard p.operands.count >= 2 else {
@@ -34,6 +37,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         buffer = try p.value(SharedOptions.buffer)
         ifFree = p.has(Self.ifFree)
         dryRun = p.has(Self.dryRun)
+        reply = p.has(SharedOptions.reply)
     }
 
     /// Thrown from inside the locked write to stop it when the window is busy.
@@ -51,6 +55,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         // `--if-free` checks, and where the new event reads back.
         let window = finder.window(for: invite)
         let verify = try self.verify(invite, target: target, finder: finder, settings)
+        let mail = reply && !dryRun && !invite.isCancellation ? try context.answers.mailReply(for: file, partstat: "ACCEPTED") : nil
         do {
             // A CalDAV calendar has no lock to hold while checking: it is read with the
             // others, just before the write (its etag still guards the event's resource).
@@ -66,7 +71,7 @@ struct AcceptCommand: CommandUnit, Equatable {
             }
             let what = invite.isCancellation && outcome == .unchanged ? "already cancelled in \(target.shown)" : outcome.describe(target.shown)
             context.say("\(verb): \(invite.title) (id \(invite.id.text)): \(what)")
-            if verb == "accepted" { try context.answers.record(.accepted, for: invite) }
+            if verb == "accepted" { try context.answers.record(.accepted, for: invite, mail: mail) }
             return .ok
         } catch let busy as Busy {
             let n = busy.report.conflicts.count

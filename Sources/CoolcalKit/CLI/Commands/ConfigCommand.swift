@@ -63,6 +63,7 @@ struct ConfigReport {
         case SettingsTable.lockTimeout.name: return String(format: "%g s", settings.lockTimeout)
         case SettingsTable.serverTimeout.name: return String(format: "%g s", settings.serverTimeout)
         case SettingsTable.inputTimeout.name: return String(format: "%g s", InputFile.streamTimeout)
+        case SettingsTable.sendmail.name: return settings.setting(key).value ?? Sendmail.defaultCommand
         default: return settings.setting(key).value ?? "(none)"
         }
     }

@@ -13,7 +13,7 @@ struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, SharedOptions.json.spec] + SharedOptions.writing,
+        options: [spool.spec, policy.spec, mark.spec, SharedOptions.json.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
@@ -26,6 +26,8 @@ struct MergeCommand: CommandUnit, Equatable {
     var buffer: Buffer?
     var policy: MergePolicy = .acceptIfFree
     var mark = false
+    /// `--reply`: mail each answer to an iTIP invitation's organizer.
+    var reply = false
 
     init(_ p: ParsedArguments) throws {
         guard let spool = try p.value(Self.spool) else { throw p.usage("missing --spool DIR") }
@@ -37,6 +39,7 @@ struct MergeCommand: CommandUnit, Equatable {
         buffer = try p.value(SharedOptions.buffer)
         policy = try p.value(Self.policy) ?? .acceptIfFree
         mark = p.has(Self.mark)
+        reply = p.has(SharedOptions.reply)
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
@@ -51,9 +54,16 @@ struct MergeCommand: CommandUnit, Equatable {
         context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         var results = MergeResults(json: common.json)
         defer { if common.json { context.out.write(results.document(spoolDirectory)) } }
+        // A missing sendmail (78) or no usable --me (64) stops the run before any answer.
+        if reply && policy != .report {
+            _ = try answers.sendmail()
+            guard let me = settings.me.first, MailAddress(calendarAddress: me) != nil else {
+                throw UsageError("--reply needs --me ADDRESS, a mail address to answer from (or 'me' in the config)", command: "merge")
+            }
+        }
         guard !names.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
-            if policy != .report, try answers.server() != nil { try answers.deliver(try answers.open()) }
+            if policy != .report, try answers.server() != nil || reply { try answers.deliver(try answers.open()) }
             return .ok
         }
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
@@ -149,8 +159,11 @@ struct MergeCommand: CommandUnit, Equatable {
             }
             finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] results in
                 if let store, outcome == "accepted" || outcome == "declined" {
-                    try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
-                                           at: settings.now, queueFor: server)
+                    let recorded = try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
+                                                          at: settings.now, queueFor: server)
+                    if self.reply, let mail = try self.mailReply(file, accepted: outcome == "accepted", answers, name: name) {
+                        try answers.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store)
+                    }
                 }
                 if self.policy != .report {
                     try spool.finish(name, failed: false, outcome: outcome, note: self.note(outcome, invite, report, settings))
@@ -174,6 +187,22 @@ struct MergeCommand: CommandUnit, Equatable {
         }
         if let store { try answers.deliver(store) }
         return status
+    }
+
+    /// `--reply`: the REPLY mail for an answered invitation; a warning, not a failure,
+    /// when it cannot be mailed (a push payload, no organizer, not an attendee).
+    private func mailReply(_ file: InvitationFile, accepted: Bool, _ answers: Answers, name: String) throws -> MailReply? {
+        guard MailReply.hasOrganizer(file) else {
+            answers.diagnostics.warn("\(name): --reply: no organizer to mail the answer to; not mailed")
+            return nil
+        }
+        do {
+            return try Answers.build(file, me: answers.settings.me, partstat: accepted ? "ACCEPTED" : "DECLINED", comment: nil,
+                                     settings: answers.settings, command: "merge")
+        } catch let error as InviteError {
+            answers.diagnostics.warn("\(name): --reply: not mailed: \(error)")
+            return nil
+        }
     }
 
     /// Applies an organizer's cancellation to the batch; what to say and record once the
