@@ -157,6 +157,21 @@ extension ICalReader {
             }
         }
 
+        /// The head line, trimmed of white space and upper-cased, starts with `BEGIN:`.
+        /// For ASCII (nearly every file) over the bytes — trimming and upper-casing are
+        /// then ASCII's (spaces and tabs; a–z) — else as Unicode text.
+        static func startsWithBegin(_ head: [UInt8]) -> Bool {
+            guard head.allSatisfy({ $0 < 0x80 }) else {
+                let line = String(decoding: head, as: UTF8.self)
+                return line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:")
+            }
+            guard let first = head.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+            let begin: [UInt8] = Array("BEGIN:".utf8)
+            guard head.count - first >= begin.count else { return false }
+            for (i, c) in begin.enumerated() where ContentLines.upper(head[first + i]) != c { return false }
+            return true
+        }
+
         /// Throws for files that are not iCalendar; false for blank ones (an empty calendar).
         func check(file: String) throws -> Bool {
             if hasNUL {
@@ -171,8 +186,7 @@ extension ICalReader {
             guard sawText else { return false }
             // The first line with text ends at a lone CR too and is trimmed and upper-cased
             // as Unicode text (not by `ContentLines`): which files are refused here must not change.
-            let line = String(decoding: head, as: UTF8.self)
-            guard line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:") else {
+            guard Self.startsWithBegin(head) else {
                 throw ICalError(file: file, message: "not an iCalendar file (line \(headLine) is not BEGIN:VCALENDAR)")
             }
             return true
