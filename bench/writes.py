@@ -6,9 +6,10 @@ copies are made before each run and are not timed; each run gets a fresh state d
 import json, os, shutil
 from benchlib import OUT, measure
 
-# Spread over the calendar's busiest years, an hour each; some are free, some are not.
-SPOOL_INVITES = [{"title": f"Spool {i}", "start": f"2021-{1 + i:02d}-1{i % 9}T{8 + i}:00:00Z",
-                  "end": f"2021-{1 + i:02d}-1{i % 9}T{9 + i}:00:00Z", "id": 100 + i} for i in range(10)]
+# Spread over 2021, an hour each, in the calendar's busy hours; merged with
+# `--policy accept-all`, so that all ten are written (the most work a merge does).
+SPOOL_INVITES = [{"title": f"Spool {i}", "start": f"2021-{1 + i:02d}-1{i % 9}T{8 + i:02d}:00:00Z",
+                  "end": f"2021-{1 + i:02d}-1{i % 9}T{9 + i:02d}:00:00Z", "id": 100 + i} for i in range(10)]
 
 
 def _fresh(path):
@@ -41,7 +42,7 @@ def rows(coolcal, invite, cal, runs, env, tag):
             with open(os.path.join(spool, f"invite-{inv['id']}.json"), "w") as f:
                 json.dump(inv, f)
 
-    merge = measure("merge 10", [coolcal, "merge", "--spool", spool, target], runs,
+    merge = measure("merge 10", [coolcal, "merge", "--spool", spool, "--policy", "accept-all", target], runs,
                     ok_codes=(0, 1), env=wenv, setup=fresh_spool, tolerate=True)
     for p in (target, spool, state):
         shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else (os.path.exists(p) and os.remove(p))
