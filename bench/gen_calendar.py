@@ -2,6 +2,8 @@
 """Seeded generator of one large, realistic calendar for the coolcal benchmark.
 
     gen_calendar.py --events N --seed S --out FILE
+    gen_calendar.py --events N --seed S --vdir DIR
+
 
 Writes exactly N VEVENTs (plus VTIMEZONEs) to FILE, shaped like a real export (~600 bytes
 per event, so 100k events are ~60 MB): CRLF, folded at 75 octets, UID + DTSTAMP everywhere,
@@ -14,9 +16,12 @@ non-ASCII text, ORGANIZER/ATTENDEE lines, events in random order over 2015-2026.
      1%   RECURRENCE-ID overrides of real instances of those masters (half right after
           the master, half at the end of the file), some moved, some cancelled
 Some events are TRANSP:TRANSPARENT, STATUS:CANCELLED or TENTATIVE, some use DURATION.
+With --vdir the same events (same seed, same bytes) go into a vdir, as vdirsyncer keeps one:
+one `UID.ics` per UID (a master and its overrides share a file), each a VCALENDAR with the
+VTIMEZONEs that file uses; DIR must not exist yet.
 Only the standard library; same seed and N give the same bytes.
 """
-import argparse, random, sys, time
+import argparse, os, random, sys, time
 from datetime import date, datetime, timedelta
 
 ZONES = ["America/New_York", "Europe/Berlin", "Asia/Tokyo", "UTC"]
@@ -269,14 +274,42 @@ class Gen:
         return out
 
 
-def generate(n, seed, path):
+HEAD = (b"BEGIN:VCALENDAR\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"
+        b"VERSION:2.0\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n")
+ZONE_BYTES = {z: ("\r\n".join(v) + "\r\n").encode() for z, v in VTIMEZONES.items()}
+
+
+class VdirSink:
+    """Collects events by UID; `close` writes one UID.ics per UID, in first-seen order."""
+    def __init__(self, path):
+        os.mkdir(path)
+        self.path, self.files = path, {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            self.close()
+
+    def write(self, event):
+        uid = event[event.index(b"UID:") + 4:event.index(b"\r\n", event.index(b"UID:"))]
+        self.files.setdefault(uid.decode(), []).append(event)
+
+    def close(self):
+        for uid, events in self.files.items():
+            body = b"".join(events)
+            zones = b"".join(z for name, z in ZONE_BYTES.items() if b"TZID=" + name.encode() in body)
+            with open(os.path.join(self.path, uid + ".ics"), "wb") as f:
+                f.write(HEAD + zones + body + b"END:VCALENDAR\r\n")
+
+
+def generate(n, seed, path, vdir=None):
     g = Gen(seed)
     r = g.r
-    with open(path, "wb", buffering=1 << 20) as f:
-        f.write(b"BEGIN:VCALENDAR\r\nPRODID:-//Google Inc//Google Calendar 70.9054//EN\r\n"
-                b"VERSION:2.0\r\nCALSCALE:GREGORIAN\r\nMETHOD:PUBLISH\r\n"
-                + fold("X-WR-CALNAME:Bench calendar – coolcal 📅")
-                + b"".join(("\r\n".join(v) + "\r\n").encode() for v in VTIMEZONES.values()))
+    with (VdirSink(vdir) if vdir else open(path, "wb", buffering=1 << 20)) as f:
+        if not vdir:
+            f.write(HEAD + fold("X-WR-CALNAME:Bench calendar – coolcal 📅") + b"".join(ZONE_BYTES.values()))
         for _ in range(n):
             x = r.random()
             ev = g.override(r) if x < 0.01 and g.masters else None
@@ -293,18 +326,21 @@ def generate(n, seed, path):
             f.write(b"".join(ev))
         for ev in g.late:
             f.write(b"".join(ev))
-        f.write(b"END:VCALENDAR\r\n")
+        if not vdir:
+            f.write(b"END:VCALENDAR\r\n")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--events", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", help="one calendar file")
+    where.add_argument("--vdir", help="a new directory: one .ics per UID")
     a = ap.parse_args()
     t = time.perf_counter()
-    generate(a.events, a.seed, a.out)
-    print(f"gen_calendar: {a.events} events -> {a.out} in {time.perf_counter() - t:.1f} s",
+    generate(a.events, a.seed, a.out, a.vdir)
+    print(f"gen_calendar: {a.events} events -> {a.out or a.vdir} in {time.perf_counter() - t:.1f} s",
           file=sys.stderr)
 
 

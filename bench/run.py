@@ -1,26 +1,31 @@
 #!/usr/bin/env python3
-"""coolcal speed/memory benchmark: `coolcal conflicts` against a bare libical parse.
+"""coolcal speed/memory benchmark: `coolcal conflicts` against a bare libical parse, the
+write commands against `conflicts`, and a vdir against `cat` of its files.
 
-    bench/run.py [--sizes 1000,10000,100000] [--runs 5] [--seed 1] [--coolcal PATH]
-                 [--python PATH]
+    bench/run.py [--sizes 1000,10000,100000] [--vdir-sizes 10000,100000] [--runs 5]
+                 [--seed 1] [--coolcal PATH] [--python PATH] [--no-writes]
 
 For each size: generates a calendar (bench/gen_calendar.py, cached in .build/bench/), then
-times, one process after another, `cat FILE`, `libical_parse FILE` (whole-file
-icalparser_parse_string) and `coolcal conflicts --json INVITE FILE`: one warm-up run (not
-counted; its output is checked), then --runs runs each, reporting the median wall time and the
-median peak RSS (the child's ru_maxrss, through GNU /usr/bin/time). For 10k, also Python's
-recurring-ical-events doing the same query. Prints a Markdown table and writes it to
-.build/bench/results.md.
+times, one process after another, `wc -l FILE`, `cat FILE`, `libical_parse FILE` (whole-file
+icalparser_parse_string) and `coolcal conflicts --json INVITE FILE`; then `accept` (new
+event, into a fresh copy of the calendar each run), `accept` again (already there) and
+`merge` of a 10-invitation spool (bench/writes.py). For each vdir size, the same events as
+a vdir (`gen_calendar.py --vdir`: one file per UID) and `conflicts` on it next to `cat` of
+all its files. Each command: one warm-up run (not counted; its output is checked), then
+--runs runs, reporting the median wall time (min/max on stderr), the median CPU time (user
++ sys) and the median peak RSS (the child's rusage, through GNU /usr/bin/time). A command
+that refuses (accept over a size limit) is printed as refused in its row. For 10k, also
+Python's recurring-ical-events doing the same query. Prints Markdown tables and writes them
+to .build/bench/results.md.
 """
-import argparse, json, os, platform, shlex, statistics, subprocess, sys, time
+import argparse, json, os, platform, subprocess, sys
 from datetime import datetime, timezone
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, OUT, TIME, measure, generated, tree_size, build_libical_parse  # noqa: E402
+import writes  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH = os.path.join(ROOT, "bench")
-OUT = os.path.join(ROOT, ".build", "bench")
 INVITE = {"title": "Bench", "start": "2021-06-15T14:00:00Z", "end": "2021-06-15T15:00:00Z", "id": 1}
-GOAL_RATIO, GOAL_RSS_MB, GOAL_SIZE = 0.10, 120, 100_000
-TIME = "/usr/bin/time"  # GNU time
+GOAL_RATIO, GOAL_RSS_MB, GOAL_SIZE = 0.05, 120, 100_000
 
 # recurring-ical-events, the same query as coolcal (2 h buffer), parsing included.
 PY_QUERY = r"""
@@ -36,86 +41,21 @@ print(len(evs), len(busy))
 """
 
 
-def run(argv, stdout=os.devnull, env=None):
-    """Runs argv with stdout to a file; returns (wall s, peak RSS MB, exit code, stderr).
-
-    Peak RSS comes from GNU time (`%M`, the child's ru_maxrss): a child spawned straight from
-    Python would inherit Python's RSS as a floor (Linux keeps the pre-exec high-water mark),
-    while GNU time forks from a ~2 MB process. Wall time is measured here (finer than `%e`);
-    it includes GNU time's fork+exec, well under a millisecond.
-    """
-    err_path, rss_path = os.path.join(OUT, "stderr.txt"), os.path.join(OUT, "rss.txt")
-    fa = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-          (os.POSIX_SPAWN_OPEN, 1, stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
-          (os.POSIX_SPAWN_OPEN, 2, err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
-    wrapped = [TIME, "-f", "%M", "-o", rss_path, *argv]
-    t = time.perf_counter()
-    pid = os.posix_spawn(TIME, wrapped, env if env is not None else os.environ, file_actions=fa)
-    _, status, _ = os.wait4(pid, 0)
-    wall = time.perf_counter() - t
-    code = os.waitstatus_to_exitcode(status)
-    with open(rss_path) as f:
-        lines = f.read().split("\n")  # "Command exited with non-zero status 1" comes first
-    with open(err_path, encoding="utf-8", errors="replace") as f:
-        err = f.read()
-    rss = [l for l in lines if l.strip().isdigit()]
-    if not rss:
-        sys.exit(f"bench: {shlex.join(argv)}: no RSS from {TIME}: {' '.join(lines)}\n{err[-2000:]}")
-    return wall, int(rss[-1]) / 1024, code, err
-
-
-def measure(name, argv, runs, ok_codes=(0,), stdout=os.devnull, env=None):
-    """Warm-up run (checked) + `runs` timed runs; returns (median s, median MB, warm-up stderr)."""
-    w, _, code, err = run(argv, stdout, env)
-    if code not in ok_codes:
-        sys.exit(f"bench: {name} failed (exit {code}): {shlex.join(argv)}\n{err[-2000:]}")
-    walls, rss = [], []
-    for _ in range(runs):
-        wall, mb, code, _ = run(argv, os.devnull, env)
-        if code not in ok_codes:
-            sys.exit(f"bench: {name} failed (exit {code}) in a timed run: {shlex.join(argv)}")
-        walls.append(wall)
-        rss.append(mb)
-    print(f"  {name:<10} median {statistics.median(walls):8.3f} s  (min {min(walls):.3f}, "
-          f"max {max(walls):.3f})  peak RSS {statistics.median(rss):7.1f} MB", file=sys.stderr)
-    return statistics.median(walls), statistics.median(rss), err
-
-
-def calendar(size, seed):
-    path = os.path.join(OUT, f"cal-{size}-s{seed}.ics")
-    gen = os.path.join(BENCH, "gen_calendar.py")
-    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(gen):
-        tmp = path + ".tmp"
-        t = time.perf_counter()
-        subprocess.run([sys.executable, gen, "--events", str(size), "--seed", str(seed),
-                        "--out", tmp], check=True, stderr=subprocess.DEVNULL)
-        os.replace(tmp, path)
-        print(f"generated {os.path.relpath(path, ROOT)} in {time.perf_counter() - t:.1f} s",
-              file=sys.stderr)
-    return path
-
-
-def build_libical_parse():
-    src = os.path.join(BENCH, "libical_parse.c")
-    exe = os.path.join(OUT, "libical_parse")
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libical"], check=True,
-                               capture_output=True, text=True).stdout.split()
-        subprocess.run(["cc", "-O2", src, "-o", exe, *flags], check=True)
-    return exe
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="1000,10000,100000",
                     help="comma-separated event counts (default 1000,10000,100000)")
+    ap.add_argument("--vdir-sizes", default="10000,100000",
+                    help="event counts also benchmarked as a vdir, if in --sizes (default 10000,100000)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per command (default 5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--coolcal", default=os.path.join(ROOT, ".build", "release", "coolcal"))
     ap.add_argument("--python", default=os.path.join(ROOT, ".build", "pyenv", "bin", "python"),
                     help="Python with recurring-ical-events, for the 10k comparison")
+    ap.add_argument("--no-writes", action="store_true", help="skip the accept/merge rows")
     a = ap.parse_args()
-    sizes = [int(s.replace("_", "")) for s in a.sizes.split(",") if s.strip()]
+    number = lambda text: [int(x.replace("_", "")) for x in text.split(",") if x.strip()]
+    sizes, vdir_sizes = number(a.sizes), set(number(a.vdir_sizes))
     coolcal, a.python = os.path.abspath(a.coolcal), os.path.abspath(a.python)
     if not os.access(coolcal, os.X_OK):
         sys.exit(f"bench: no coolcal binary at {coolcal} (build it: swift build -c release)")
@@ -128,61 +68,94 @@ def main():
         json.dump(INVITE, f)
     env = dict(os.environ, TZ="UTC", NO_COLOR="1")  # all-day events read in UTC: reproducible
 
-    rows, notes = [], []
+    rows, write_rows, vdir_rows, notes = [], [], [], []
     for size in sizes:
-        cal = calendar(size, a.seed)
+        cal = generated(size, a.seed)
         mb = os.path.getsize(cal) / 1e6
         print(f"{size} events, {mb:.1f} MB:", file=sys.stderr)
-        cat_s, _, _ = measure("cat", ["/bin/cat", cal], a.runs)
-        lib_s, lib_mb, lib_err = measure("libical", [libical, cal], a.runs)
-        if lib_err.split()[:1] != [str(size)]:
-            notes.append(f"{size}: libical_parse counted `{lib_err.strip()}`, expected {size}")
+        wc = measure("wc -l", ["/usr/bin/wc", "-l", cal], a.runs)
+        cat = measure("cat", ["/bin/cat", cal], a.runs)
+        lib = measure("libical", [libical, cal], a.runs)
+        if lib.err.split()[:1] != [str(size)]:
+            notes.append(f"{size}: libical_parse counted `{lib.err.strip()}`, expected {size}")
         out = os.path.join(OUT, f"coolcal-{size}.json")
-        cc_s, cc_mb, cc_err = measure("coolcal", [coolcal, "conflicts", "--json", invite, cal],
-                                      a.runs, ok_codes=(0, 1), stdout=out, env=env)
+        cc = measure("conflicts", [coolcal, "conflicts", "--json", invite, cal],
+                     a.runs, ok_codes=(0, 1), stdout=out, env=env)
         with open(out) as f:
             answer = json.load(f)
         n_conf, n_ign = len(answer.get("conflicts", [])), len(answer.get("ignored", []))
         notes.append(f"{size}: coolcal found {n_conf} conflicts, {n_ign} ignored "
                      f"(output: {os.path.relpath(out, ROOT)})")
-        warnings = [l for l in cc_err.splitlines() if l.strip()]
+        warnings = [l for l in cc.err.splitlines() if l.strip()]
         if warnings:
             notes.append(f"{size}: coolcal printed {len(warnings)} lines on stderr, e.g.: "
                          + " | ".join(f"`{w}`" for w in warnings[:3]))
-        rows.append((size, mb, cat_s, lib_s, cc_s, cc_s / lib_s, cc_mb, lib_mb))
+        rows.append((size, mb, wc, cat, lib, cc))
         if size >= GOAL_SIZE:
-            ok = cc_s / lib_s <= GOAL_RATIO and cc_mb <= GOAL_RSS_MB
-            notes.append(f"{size}: goal (coolcal/libical <= {GOAL_RATIO:.2f}, peak RSS <= "
-                         f"{GOAL_RSS_MB} MB): {'PASS' if ok else 'FAIL'}")
-
+            ok = cc.wall / lib.wall <= GOAL_RATIO and cc.mb <= GOAL_RSS_MB
+            notes.append(f"{size}: goal (conflicts/libical <= {GOAL_RATIO:.2f}, peak RSS <= "
+                         f"{GOAL_RSS_MB} MB): {'met' if ok else 'not met'} "
+                         f"({cc.wall / lib.wall:.3f}, {cc.mb:.0f} MB)")
+        if not a.no_writes:
+            write_rows.append((size, cc, writes.rows(coolcal, invite, cal, a.runs, env, size)))
+        if size in vdir_sizes:
+            vdir = generated(size, a.seed, vdir=True)
+            files, total = tree_size(vdir)
+            print(f"{size} events as a vdir, {files} files, {total / 1e6:.1f} MB:", file=sys.stderr)
+            vcat = measure("cat vdir", ["/usr/bin/find", vdir, "-name", "*.ics", "-exec", "/bin/cat", "{}", "+"], a.runs)
+            vout = os.path.join(OUT, f"coolcal-vdir-{size}.json")
+            vcc = measure("conflicts vdir", [coolcal, "conflicts", "--json", invite, vdir],
+                          a.runs, ok_codes=(0, 1), stdout=vout, env=env)
+            with open(vout) as f:
+                v_conf = len(json.load(f).get("conflicts", []))
+            if v_conf != n_conf:
+                notes.append(f"{size}: the vdir gave {v_conf} conflicts, the file {n_conf}")
+            vdir_rows.append((size, files, total / 1e6, vcat, vcc, cc))
         if size == 10_000:
-            if not os.access(a.python, os.X_OK) or subprocess.run(
-                    [a.python, "-c", "import recurring_ical_events"],
-                    capture_output=True).returncode != 0:
-                notes.append(f"10000: recurring-ical-events skipped: not importable in "
-                             f"{os.path.relpath(a.python, ROOT)} (`make test` creates it)")
-            else:
-                py_out = os.path.join(OUT, "recurring-ical-events-10000.txt")
-                py_s, py_mb, _ = measure("python", [a.python, "-c", PY_QUERY, cal,
-                                                    INVITE["start"], INVITE["end"]],
-                                         a.runs, stdout=py_out)
-                with open(py_out) as f:
-                    in_window, busy = f.read().split()
-                notes.append(f"10000: Python recurring-ical-events (parse + between(start-2h, "
-                             f"end+2h), interpreter start included): {py_s:.3f} s, peak RSS "
-                             f"{py_mb:.0f} MB, {in_window} events in the window, {busy} busy "
-                             f"(coolcal: {n_conf} conflicts); coolcal is "
-                             f"{py_s / cc_s:.1f}x faster")
+            notes.append(python_note(a, cal, cc, n_conf))
+    print_tables(a, coolcal, rows, write_rows, vdir_rows, notes)
 
-    head = ("| events | file MB | cat s | libical s | coolcal s | coolcal/libical "
-            "| coolcal peak RSS MB | libical peak RSS MB |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    table = head + "".join(f"| {s:,} | {mb:.1f} | {c:.3f} | {l:.3f} | {k:.3f} | {r:.3f} "
-                           f"| {km:.0f} | {lm:.0f} |\n" for s, mb, c, l, k, r, km, lm in rows)
+
+def python_note(a, cal, cc, n_conf):
+    if not os.access(a.python, os.X_OK) or subprocess.run(
+            [a.python, "-c", "import recurring_ical_events"], capture_output=True).returncode != 0:
+        return (f"10000: recurring-ical-events skipped: not importable in "
+                f"{os.path.relpath(a.python, ROOT)} (`make test` creates it)")
+    py_out = os.path.join(OUT, "recurring-ical-events-10000.txt")
+    py = measure("python", [a.python, "-c", PY_QUERY, cal, INVITE["start"], INVITE["end"]],
+                 a.runs, stdout=py_out)
+    with open(py_out) as f:
+        in_window, busy = f.read().split()
+    return (f"10000: Python recurring-ical-events (parse + between(start-2h, end+2h), interpreter "
+            f"start included): {py.wall:.3f} s, peak RSS {py.mb:.0f} MB, {in_window} events in the "
+            f"window, {busy} busy (coolcal: {n_conf} conflicts); coolcal is {py.wall / cc.wall:.1f}x faster")
+
+
+def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes):
+    t = ("| events | file MB | wc -l s | cat s | libical s | conflicts s | conflicts cpu s "
+         "| conflicts/libical | conflicts peak RSS MB | libical peak RSS MB |\n"
+         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    t += "".join(f"| {s:,} | {mb:.1f} | {wc.wall:.3f} | {c.wall:.3f} | {l.wall:.3f} | {k.wall:.3f} "
+                 f"| {k.cpu:.3f} | {k.wall / l.wall:.3f} | {k.mb:.0f} | {l.mb:.0f} |\n"
+                 for s, mb, wc, c, l, k in rows)
+    if write_rows:
+        t += ("\n| events | command | s | cpu s | ÷ conflicts | peak RSS MB |\n"
+              "|---:|---|---:|---:|---:|---:|\n")
+        for s, cc, figures in write_rows:
+            for name, f in figures.items():
+                t += (f"| {s:,} | {name} | {f.cell()} | - | - | - |\n" if f.refused else
+                      f"| {s:,} | {name} | {f.wall:.3f} | {f.cpu:.3f} | {f.wall / cc.wall:.2f} | {f.mb:.0f} |\n")
+    if vdir_rows:
+        t += ("\n| events | vdir files | MB | cat of its files s | conflicts s | conflicts cpu s "
+              "| ÷ cat | ÷ conflicts on one file | peak RSS MB |\n"
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        t += "".join(f"| {s:,} | {n:,} | {mb:.1f} | {c.wall:.3f} | {k.wall:.3f} | {k.cpu:.3f} "
+                     f"| {k.wall / c.wall:.2f} | {k.wall / one.wall:.2f} | {k.mb:.0f} |\n"
+                     for s, n, mb, c, k, one in vdir_rows)
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = (f"coolcal `{os.path.relpath(coolcal, ROOT)}`, median of {a.runs} runs (after 1 "
             f"warm-up), seed {a.seed}, {os.cpu_count()} CPUs, {platform.platform()}, {stamp}\n")
-    text = (meta + "\n" + table + ("\n" + "\n".join(f"- {n}" for n in notes) + "\n"
-                                   if notes else ""))
+    text = meta + "\n" + t + ("\n" + "\n".join(f"- {n}" for n in notes) + "\n" if notes else "")
     print(text)
     with open(os.path.join(OUT, "results.md"), "w") as f:
         f.write(text)

@@ -97,15 +97,10 @@ public struct CalendarReader {
             throw InputFileError(kind: .unreadable, path: path, reason: "cannot list directory")
         }
         let names = entries.filter(CalendarDirectory.isEventFile).sorted()
-        let files = try names.compactMap { name -> ICalCalendar? in
-            let file = (path as NSString).appendingPathComponent(name)
-            // Only regular files (or links to them): a subdirectory, FIFO or device is skipped.
-            if let status = FileStatus.of(file), status.kind != .regular {
-                diagnostics.note("\(file): skipped: not a regular file (\(status.kind.described))")
-                return nil
-            }
-            return try read(file, window: window)
-        }
+        // Only regular files (or links to them): a subdirectory, FIFO or device is skipped.
+        // Read on every core, answered as if one after another (`readFiles`).
+        let directory = path as NSString
+        let files = try readFiles(names.map { directory.appendingPathComponent($0) }, window: window)
         let color = Self.metadata(path, "color") ?? files.lazy.compactMap(\.color).first
         return LoadedCalendar(name: label, color: color, files: files,
                               displayName: Self.metadata(path, "displayname") ?? folder)

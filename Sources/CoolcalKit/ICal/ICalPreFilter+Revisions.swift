@@ -40,7 +40,8 @@ extension ICalPreFilter {
         let n = bytes.count
         guard n > 0, !bytes.contains(where: { $0 == 0x5C || $0 < 0x20 || $0 == 0x7F }),
               bytes[n - 1] != 0x20 else { return nil }
-        return bytes.withUnsafeBufferPointer { String(validatingUTF8CString: $0) }
+        // No NUL (below 0x20); valid UTF-8 or nothing.
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// The value of the one unquoted `TZID=` parameter before `colon`, if any.
@@ -69,14 +70,5 @@ extension ICalPreFilter {
         }
         return .some(ICalRevision(uid: uid, recurrenceID: rid, sequence: b.revision.sequence ?? 0,
                                   stamp: b.revision.stamp, lastModified: b.revision.lastModified))
-    }
-}
-
-private extension String {
-    init?(validatingUTF8CString bytes: UnsafeBufferPointer<UInt8>) {
-        guard !bytes.contains(0) else { return nil }
-        let s = String(decoding: bytes, as: UTF8.self)
-        guard s.utf8.count == bytes.count else { return nil }
-        self = s
     }
 }

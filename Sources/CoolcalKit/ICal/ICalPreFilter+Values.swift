@@ -108,60 +108,168 @@ extension ICalPreFilter {
 
         init?(_ v: UnsafeBufferPointer<UInt8>) {
             // Strict: anything libical might reject (and then drop with a warning the full
-            // parse prints) is not judged here, so the event is kept.
-            let text = String(decoding: v, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
+            // parse prints) is not judged here, so the event is kept. Read over the bytes
+            // (this runs for every RRULE of the file): ASCII only, spaces and tabs trimmed
+            // at both ends, names and values upper-cased.
+            var from = 0, to = v.count
+            while from < to && (v[from] == 0x20 || v[from] == 0x09) { from += 1 }
+            while to > from && (v[to - 1] == 0x20 || v[to - 1] == 0x09) { to -= 1 }
             var byDay = false
-            var seen: Set<String> = []
-            for part in text.split(separator: ";", omittingEmptySubsequences: false) {
-                let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-                guard kv.count == 2, !kv[1].isEmpty, seen.insert(kv[0]).inserted else { return nil }
-                switch kv[0] {
-                case "FREQ":
-                    let seconds: [String: Int64] = ["SECONDLY": 1, "MINUTELY": 60, "HOURLY": 3600, "DAILY": 86_400,
-                                                    "WEEKLY": 7 * 86_400, "MONTHLY": 31 * 86_400, "YEARLY": 366 * 86_400]
-                    guard let f = seconds[kv[1]] else { return nil }
+            var seen: UInt16 = 0
+            var at = from
+            while true {
+                var end = at
+                while end < to && v[end] != 0x3B { end += 1 }
+                var eq = at
+                while eq < end && v[eq] != 0x3D { eq += 1 }
+                guard eq < end, eq + 1 < end, let key = Key.of(v, at, eq), seen & key.bit == 0 else { return nil }
+                seen |= key.bit
+                let value = eq + 1
+                switch key {
+                case .freq:
+                    guard let f = Self.frequency(v, value, end) else { return nil }
                     frequency = f
-                case "UNTIL":
-                    guard let t = kv[1].utf8.withContiguousStorageIfAvailable({ TimeValue($0) }) ?? nil else { return nil }
+                case .until:
+                    guard end - value <= 64 else { return nil }
+                    let t = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> TimeValue? in
+                        for i in value..<end { buffer[i - value] = ContentLines.upper(v[i]) }
+                        return TimeValue(UnsafeBufferPointer(rebasing: buffer[0..<(end - value)]))
+                    }
+                    guard let t else { return nil }
                     until = t
-                case "COUNT":
-                    guard let c = Int64(kv[1]), c >= 1, c < 100_000_000 else { return nil }
+                case .count:
+                    guard let c = Self.number(v, value, end, signed: false), c >= 1, c < 100_000_000 else { return nil }
                     count = c
-                case "INTERVAL":
-                    guard let i = Int64(kv[1]), i >= 1, i < 100_000 else { return nil }
+                case .interval:
+                    guard let i = Self.number(v, value, end, signed: false), i >= 1, i < 100_000 else { return nil }
                     interval = i
-                case "WKST":
-                    guard RuleValue.days.contains(Substring(kv[1])) else { return nil }
-                case "BYDAY":
+                case .wkst:
+                    guard end - value == 2, Self.isDay(v, value) else { return nil }
+                case .byDay:
                     byDay = true
                     plain = false
-                    for token in kv[1].split(separator: ",", omittingEmptySubsequences: false) {
-                        guard token.count >= 2, RuleValue.days.contains(token.suffix(2)) else { return nil }
-                        let ordinal = token.dropLast(2)
-                        if !ordinal.isEmpty {
+                    var t = value
+                    while true {
+                        var tEnd = t
+                        while tEnd < end && v[tEnd] != 0x2C { tEnd += 1 }
+                        guard tEnd - t >= 2, Self.isDay(v, tEnd - 2) else { return nil }
+                        if tEnd - 2 > t {
                             onePerPeriod = false
-                            guard let n = Int(ordinal), n != 0, abs(n) <= 53 else { return nil }
+                            guard let n = Self.number(v, t, tEnd - 2, signed: true), n != 0, abs(n) <= 53 else { return nil }
                         }
+                        if tEnd == end { break }
+                        t = tEnd + 1
                     }
-                default:
-                    guard let range = RuleValue.byRanges[kv[0]] else { return nil }
-                    for token in kv[1].split(separator: ",", omittingEmptySubsequences: false) {
-                        let signed = ["BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYSETPOS"].contains(kv[0])
-                        guard let n = Int(token), range.contains(abs(n)), n >= 0 || signed, !(signed && n == 0) else { return nil }
+                case .by(let range, let signed, _):
+                    var t = value
+                    while true {
+                        var tEnd = t
+                        while tEnd < end && v[tEnd] != 0x2C { tEnd += 1 }
+                        guard let n = Self.number(v, t, tEnd, signed: true), range.contains(abs(n)),
+                              n >= 0 || signed, !(signed && n == 0) else { return nil }
+                        if tEnd == end { break }
+                        t = tEnd + 1
                     }
                     onePerPeriod = false
                     plain = false
                 }
+                if end == to { break }
+                at = end + 1
             }
             guard frequency > 0, !(count != nil && until != nil) else { return nil }
             if byDay && frequency != 7 * 86_400 { onePerPeriod = false }
         }
 
-        private static let days: Set<Substring> = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-        private static let byRanges: [String: ClosedRange<Int>] = [
-            "BYSECOND": 0...60, "BYMINUTE": 0...59, "BYHOUR": 0...23, "BYMONTHDAY": 1...31,
-            "BYYEARDAY": 1...366, "BYWEEKNO": 1...53, "BYMONTH": 1...12, "BYSETPOS": 1...366,
-        ]
+        /// The RRULE parts the pre-filter reads; any other name keeps the event.
+        enum Key {
+            case freq, until, count, interval, wkst, byDay
+            case by(ClosedRange<Int64>, signed: Bool, bit: UInt16)
+
+            var bit: UInt16 {
+                switch self {
+                case .freq: return 1
+                case .until: return 2
+                case .count: return 4
+                case .interval: return 8
+                case .wkst: return 16
+                case .byDay: return 32
+                case .by(_, _, let bit): return bit
+                }
+            }
+
+            static func of(_ v: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Key? {
+                func named(_ name: StaticString) -> Bool {
+                    guard to - from == name.utf8CodeUnitCount else { return false }
+                    for i in 0..<(to - from) where ContentLines.upper(v[from + i]) != name.utf8Start[i] { return false }
+                    return true
+                }
+                if named("FREQ") { return .freq }
+                if named("UNTIL") { return .until }
+                if named("COUNT") { return .count }
+                if named("INTERVAL") { return .interval }
+                if named("WKST") { return .wkst }
+                if named("BYDAY") { return .byDay }
+                if named("BYSECOND") { return .by(0...60, signed: false, bit: 64) }
+                if named("BYMINUTE") { return .by(0...59, signed: false, bit: 128) }
+                if named("BYHOUR") { return .by(0...23, signed: false, bit: 256) }
+                if named("BYMONTHDAY") { return .by(1...31, signed: true, bit: 512) }
+                if named("BYYEARDAY") { return .by(1...366, signed: true, bit: 1024) }
+                if named("BYWEEKNO") { return .by(1...53, signed: true, bit: 2048) }
+                if named("BYMONTH") { return .by(1...12, signed: false, bit: 4096) }
+                if named("BYSETPOS") { return .by(1...366, signed: true, bit: 8192) }
+                return nil
+            }
+        }
+
+        /// FREQ's value as the longest period in seconds.
+        private static func frequency(_ v: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Int64? {
+            func named(_ name: StaticString) -> Bool {
+                guard to - from == name.utf8CodeUnitCount else { return false }
+                for i in 0..<(to - from) where ContentLines.upper(v[from + i]) != name.utf8Start[i] { return false }
+                return true
+            }
+            if named("DAILY") { return 86_400 }
+            if named("WEEKLY") { return 7 * 86_400 }
+            if named("MONTHLY") { return 31 * 86_400 }
+            if named("YEARLY") { return 366 * 86_400 }
+            if named("HOURLY") { return 3600 }
+            if named("MINUTELY") { return 60 }
+            if named("SECONDLY") { return 1 }
+            return nil
+        }
+
+        /// A decimal integer as Swift's `Int64(String)` reads it (an optional sign, then
+        /// digits, leading zeros allowed); magnitudes past 10^12 are nil (every caller
+        /// refuses them anyway). `signed: false` refuses a minus sign (every such caller
+        /// refuses values below 1).
+        private static func number(_ v: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, signed: Bool) -> Int64? {
+            var i = from
+            var negative = false
+            if i < to && (v[i] == 0x2B || v[i] == 0x2D) {
+                negative = v[i] == 0x2D
+                if negative && !signed { return nil }
+                i += 1
+            }
+            guard i < to else { return nil }
+            var x: Int64 = 0
+            while i < to {
+                let d = v[i]
+                guard d >= 0x30 && d <= 0x39 else { return nil }
+                x = x * 10 + Int64(d - 0x30)
+                guard x <= 1_000_000_000_000 else { return nil }
+                i += 1
+            }
+            return negative ? -x : x
+        }
+
+        /// MO … SU, any case.
+        private static func isDay(_ v: UnsafeBufferPointer<UInt8>, _ at: Int) -> Bool {
+            let a = ContentLines.upper(v[at]), b = ContentLines.upper(v[at + 1])
+            switch (a, b) {
+            case (0x4D, 0x4F), (0x54, 0x55), (0x57, 0x45), (0x54, 0x48), (0x46, 0x52), (0x53, 0x41), (0x53, 0x55): return true
+            default: return false
+            }
+        }
 
         /// The latest start any instance can have (same clock as DTSTART's value), or nil.
         func lastStart(from start: TimeValue) -> Int64? {

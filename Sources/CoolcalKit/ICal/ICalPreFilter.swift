@@ -62,10 +62,11 @@ public struct ICalPreFilter {
     public private(set) var skippedRevisions: [ICalRevision] = []
     /// True when the physical line before a continuation ended inside a property name.
     private var previousNameOpen = false
-    /// For each master seen so far (by a hash of its UID): the longest its first
-    /// instance can be, or nil when it cannot be judged. An override is dropped only
-    /// when its master's instance at RECURRENCE-ID cannot reach the window either.
-    private var masterLengths: [UInt64: Int64?] = [:]
+    /// Each master seen (by a hash of its UID), in order: the longest its first instance
+    /// can be, or nil when it cannot be judged. An override is dropped only when its
+    /// master's instance at RECURRENCE-ID cannot reach the window either; `finish` looks
+    /// up only the UIDs of the overrides held (few), so this is a list, not a dictionary.
+    private var masters: [(uid: UInt64, length: Int64?)] = []
     private var previousWasUID = false
     /// True after a BEGIN or END line: a fold would change the component libical sees.
     private var previousWasMarker = false
@@ -73,8 +74,17 @@ public struct ICalPreFilter {
     /// empty and the error message is computed from the text itself: judge nothing.
     private var completedTopLevel = false
 
+    /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
+    /// this scan finds them (one scan of the bytes for both).
+    var shape: ICalReader.InputShape?
+
     public init(window: TimeWindow) {
         self.window = window
+    }
+
+    init(window: TimeWindow, shape: ICalReader.InputShape) {
+        self.window = window
+        self.shape = shape
     }
 
     /// Filters a whole calendar in memory (the input itself when it cannot be judged).
@@ -93,13 +103,16 @@ public struct ICalPreFilter {
     /// Takes the next piece of the file; lines may be cut anywhere.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count > 0 else { return }
+        shape?.seeChunk(UnsafeRawPointer(base), chunk)
         var pos = 0
         if !carry.isEmpty {
             guard let nl = memchr(base, 0x0A, chunk.count) else {
+                shape?.segment(base, 0, chunk.count, endsLine: false)
                 carry.append(contentsOf: UnsafeBufferPointer(start: base, count: chunk.count))
                 return
             }
             let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            shape?.segment(base, 0, end - 1, endsLine: true)
             carry.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
             let line = carry
             carry.removeAll(keepingCapacity: true)
@@ -109,10 +122,12 @@ public struct ICalPreFilter {
         inPiece = true
         while pos < chunk.count {
             guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
+                shape?.segment(base, pos, chunk.count, endsLine: false)
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
                 break
             }
             let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            shape?.segment(base, pos, end - 1, endsLine: true)
             handle(base + pos, end - pos)
             pos = end
         }
@@ -135,6 +150,19 @@ public struct ICalPreFilter {
         if giveUp || !completedTopLevel { return nil }
         var merged: [UInt8] = []
         merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
+        // For each UID of a held override: the longest first instance of all its masters
+        // (nil inside when one cannot be judged; no entry when it has none).
+        var masterLengths: [UInt64: Int64?] = [:]
+        if !heldOverrides.isEmpty {
+            let wanted = Set(heldOverrides.map(\.uid))
+            for master in masters where wanted.contains(master.uid) {
+                if let previous = masterLengths[master.uid] {
+                    masterLengths[master.uid] = .some(previous.flatMap { p in master.length.map { max(p, $0) } })
+                } else {
+                    masterLengths[master.uid] = .some(master.length)
+                }
+            }
+        }
         var at = 0
         for held in heldOverrides {
             // Dropped only when every master of the UID is known and its instance at
@@ -214,13 +242,12 @@ public struct ICalPreFilter {
             emit(bytes)
         } else if let marker, let name = marker.name {
             emit(bytes)
-            if var b = block {
-                if b.inner.isEmpty {
-                    if name == Self.vevent, stack.last == Self.vevent { close(b) } else { abandon() }
+            if block != nil {
+                if block!.inner.isEmpty {
+                    if name == Self.vevent, stack.last == Self.vevent, let b = block.take() { close(b) } else { abandon() }
                     block = nil
-                } else if b.inner.last == name {
-                    b.inner.removeLast()
-                    block = b
+                } else if block!.inner.last == name {
+                    block!.inner.removeLast()
                 } else {
                     abandon()
                 }
@@ -294,14 +321,7 @@ public struct ICalPreFilter {
             }
             return
         }
-        if let uid {
-            let length = b.lengthBound
-            if let previous = masterLengths[uid] {
-                masterLengths[uid] = .some(previous.flatMap { p in length.map { max(p, $0) } })
-            } else {
-                masterLengths[uid] = .some(length)
-            }
-        }
+        if let uid { masters.append((uid, b.lengthBound)) }
         if b.simple, let reaches = b.reaches(window), !reaches, let revision = Self.revision(of: b) {
             if let revision { skippedRevisions.append(revision) }
             pending.removeAll(keepingCapacity: true)

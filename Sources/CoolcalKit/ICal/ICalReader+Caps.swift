@@ -160,12 +160,38 @@ private struct CapScan {
         guard first == 0x62 || first == 0x65 else { return nil }
         var nameEnd = 0
         while nameEnd < count && p[nameEnd] != 0x3A && p[nameEnd] != 0x3B { nameEnd += 1 }
+        if !UnsafeBufferPointer(start: p, count: count).contains(where: { $0 >= 0x80 }) {
+            return asciiMarker(p, count, nameEnd)
+        }
         let name = String(decoding: UnsafeBufferPointer(start: p, count: nameEnd), as: UTF8.self)
             .trimmingCharacters(in: .whitespaces).uppercased()
         guard name == "BEGIN" || name == "END" else { return nil }
         guard let colon = (nameEnd..<count).first(where: { p[$0] == 0x3A }) else { return (name == "BEGIN", "") }
         let value = String(decoding: UnsafeBufferPointer(start: p + colon + 1, count: count - colon - 1), as: UTF8.self)
         return (name == "BEGIN", value.trimmingCharacters(in: .whitespaces).uppercased())
+    }
+
+    /// `marker` for an ASCII line: the same, where trimming white space and upper-casing
+    /// are ASCII's (spaces and tabs; a–z), without building Strings.
+    private func asciiMarker(_ p: UnsafePointer<UInt8>, _ count: Int, _ nameEnd: Int) -> (Bool, String)? {
+        func trimmed(_ from: Int, _ to: Int) -> (Int, Int) {
+            var a = from, b = to
+            while a < b && (p[a] == 0x20 || p[a] == 0x09) { a += 1 }
+            while b > a && (p[b - 1] == 0x20 || p[b - 1] == 0x09) { b -= 1 }
+            return (a, b)
+        }
+        let (a, b) = trimmed(0, nameEnd)
+        let begin: Bool
+        if b - a == 5 && ICalPreFilter.has(p, a, 5, "BEGIN") {
+            begin = true
+        } else if b - a == 3 && ICalPreFilter.has(p, a, 3, "END") {
+            begin = false
+        } else {
+            return nil
+        }
+        guard let colon = (nameEnd..<count).first(where: { p[$0] == 0x3A }) else { return (begin, "") }
+        let (v, w) = trimmed(colon + 1, count)
+        return (begin, String(decoding: UnsafeBufferPointer(start: p + v, count: w - v).map(ContentLines.upper), as: UTF8.self))
     }
 
     private func grouped(_ n: Int) -> String {

@@ -45,6 +45,45 @@ extension ICalReader {
         /// and packs their first bytes; it must not copy or allocate per line.
         mutating func see(_ chunk: UnsafeRawBufferPointer) {
             guard let base = chunk.baseAddress else { return }
+            seeLines(chunk)
+            seeChunk(base, chunk)
+        }
+
+        /// What `see` learns from the whole piece (not line by line): NULs, text, the head.
+        mutating func seeChunk(_ base: UnsafeRawPointer, _ chunk: UnsafeRawBufferPointer) {
+            if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
+            if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
+            if !headDone { seeHead(chunk) }
+        }
+
+        /// One piece of a line, `at..<end` of `base`, ending the line when `endsLine` (an LF
+        /// at `end`): what `see`'s own line loop does with it. `ICalPreFilter` calls this as
+        /// it finds each line, so that the file is scanned for line ends once.
+        mutating func segment(_ base: UnsafeRawPointer, _ at: Int, _ end: Int, endsLine: Bool) {
+            guard longLine == nil else { return }
+            if headCount == 0 && at < end {
+                let first = base.load(fromByteOffset: at, as: UInt8.self) | 0x20
+                if first != 0x62 && first != 0x65 { headCount = 6 }
+            }
+            var i = at
+            while headCount < 6 && i < end {
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                head6 = head6 << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
+                headCount += 1
+                i += 1
+            }
+            lineLength += end - at
+            if !endsLine || lineLength > InputShape.maxLine {
+                if lineLength > InputShape.maxLine { longLine = line }
+                return
+            }
+            endOfLine()
+            line += 1
+            lineLength = 0
+        }
+
+        private mutating func seeLines(_ chunk: UnsafeRawBufferPointer) {
+            guard let base = chunk.baseAddress else { return }
             if longLine == nil {
                 var at = 0
                 while at < chunk.count {
@@ -72,9 +111,6 @@ extension ICalReader {
                 }
                 if lineLength > InputShape.maxLine { longLine = line }
             }
-            if !hasNUL && memchr(base, 0, chunk.count) != nil { hasNUL = true }
-            if !sawText { sawText = chunk.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } }
-            if !headDone { seeHead(chunk) }
         }
 
         /// Collects `head`: the first line with text, after any BOM and blank lines.
@@ -121,6 +157,21 @@ extension ICalReader {
             }
         }
 
+        /// The head line, trimmed of white space and upper-cased, starts with `BEGIN:`.
+        /// For ASCII (nearly every file) over the bytes — trimming and upper-casing are
+        /// then ASCII's (spaces and tabs; a–z) — else as Unicode text.
+        static func startsWithBegin(_ head: [UInt8]) -> Bool {
+            guard head.allSatisfy({ $0 < 0x80 }) else {
+                let line = String(decoding: head, as: UTF8.self)
+                return line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:")
+            }
+            guard let first = head.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return false }
+            let begin: [UInt8] = Array("BEGIN:".utf8)
+            guard head.count - first >= begin.count else { return false }
+            for (i, c) in begin.enumerated() where ContentLines.upper(head[first + i]) != c { return false }
+            return true
+        }
+
         /// Throws for files that are not iCalendar; false for blank ones (an empty calendar).
         func check(file: String) throws -> Bool {
             if hasNUL {
@@ -135,8 +186,7 @@ extension ICalReader {
             guard sawText else { return false }
             // The first line with text ends at a lone CR too and is trimmed and upper-cased
             // as Unicode text (not by `ContentLines`): which files are refused here must not change.
-            let line = String(decoding: head, as: UTF8.self)
-            guard line.trimmingCharacters(in: .whitespaces).uppercased().hasPrefix("BEGIN:") else {
+            guard Self.startsWithBegin(head) else {
                 throw ICalError(file: file, message: "not an iCalendar file (line \(headLine) is not BEGIN:VCALENDAR)")
             }
             return true

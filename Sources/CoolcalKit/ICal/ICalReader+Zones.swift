@@ -117,6 +117,26 @@ extension ICalReader {
         // and `ICalPreFilter` keeps every event holding one because of it: changing it
         // would change which zones count as malformed in such files.
         ContentLines.forEachUnfolded(in: text, bareCREndsLine: true, startingWith: { ($0 & 0xDF) == 0x42 || ($0 & 0xDF) == 0x45 || ($0 & 0xDF) == 0x54 }) { bytes in
+            if !bytes.contains(where: { $0 >= 0x80 }) {
+                // ASCII (nearly every line): the same reading over the bytes, where
+                // upper-casing, trimming and Characters are those of ASCII.
+                guard let line = AsciiLine(bytes) else { return }
+                if line.isName("BEGIN") {
+                    if line.valueIs("VTIMEZONE") {
+                        endZone()
+                        inZone = true
+                    }
+                } else if line.isName("END") {
+                    if line.valueIs("VTIMEZONE") { endZone() }
+                } else if inZone {
+                    if line.propertyIs("TZID") {
+                        if tzidLine == nil { tzidLine = String(decoding: bytes, as: UTF8.self) }
+                    } else if line.propertyIs("TZOFFSETFROM") || line.propertyIs("TZOFFSETTO"), !isUTCOffset(line.value) {
+                        bad = true
+                    }
+                }
+                return
+            }
             let line = String(decoding: bytes, as: UTF8.self)
             guard let colon = valueColon(in: line) else { return }
             let name = line[..<colon].uppercased()
@@ -155,7 +175,11 @@ extension ICalReader {
 
     /// RFC 5545 §3.3.14: `+` or `-`, two digits of hours, two of minutes, maybe two of seconds.
     private static func isUTCOffset(_ value: String) -> Bool {
-        let chars = Array(value.utf8)
+        isUTCOffset(Array(value.utf8)[...])
+    }
+
+    private static func isUTCOffset(_ chars: ArraySlice<UInt8>) -> Bool {
+        let chars = Array(chars)
         guard chars.count == 5 || chars.count == 7, chars[0] == 0x2B || chars[0] == 0x2D,
               chars.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         let number = { (at: Int) in Int(chars[at] - 0x30) * 10 + Int(chars[at + 1] - 0x30) }
@@ -174,4 +198,46 @@ extension ICalReader {
         }
         return nil
     }
+}
+
+/// One ASCII content line as `zonesWithMalformedOffsets` reads it: the name (with its
+/// parameters) before the first colon outside quotes, and the value after it with spaces
+/// and tabs trimmed.
+private struct AsciiLine {
+    let bytes: [UInt8]
+    let colon: Int
+
+    init?(_ bytes: [UInt8]) {
+        var quoted = false
+        var found: Int?
+        for (i, c) in bytes.enumerated() {
+            if c == 0x22 { quoted.toggle() } else if c == 0x3A && !quoted { found = i; break }
+        }
+        guard let found else { return nil }
+        self.bytes = bytes
+        colon = found
+    }
+
+    var value: ArraySlice<UInt8> {
+        var from = colon + 1, to = bytes.count
+        while from < to && (bytes[from] == 0x20 || bytes[from] == 0x09) { from += 1 }
+        while to > from && (bytes[to - 1] == 0x20 || bytes[to - 1] == 0x09) { to -= 1 }
+        return bytes[from..<to]
+    }
+
+    private static func equal(_ slice: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        guard slice.count == word.utf8CodeUnitCount else { return false }
+        return zip(slice, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+            .allSatisfy { ContentLines.upper($0) == $1 }
+    }
+
+    /// The whole name part (parameters included) is `word`, in any case.
+    func isName(_ word: StaticString) -> Bool { Self.equal(bytes[..<colon], word) }
+
+    /// The property name (before any `;`) is `word`, in any case.
+    func propertyIs(_ word: StaticString) -> Bool {
+        Self.equal(bytes[..<(bytes[..<colon].firstIndex(of: 0x3B) ?? colon)], word)
+    }
+
+    func valueIs(_ word: StaticString) -> Bool { Self.equal(value, word) }
 }

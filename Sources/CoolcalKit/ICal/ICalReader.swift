@@ -22,20 +22,29 @@ public enum ICalReader {
     /// is never whole in memory; only what may reach `window` is kept and parsed.
     /// `diagnostics` takes a `-v` note of what the pre-filter did.
     public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics? = nil) throws -> ICalCalendar {
-        let input = try InputFile.open(path, accepting: .regularFiles)
-        let size = 1 << 22
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        var filter = ICalPreFilter(window: window)
-        var shape = InputShape()
+        return try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer)
+    }
+
+    /// The size of the pieces `read(contentsOf:)` reads a file in.
+    public static let readBufferSize = 1 << 22
+
+    /// `read(contentsOf:window:diagnostics:)` reading into `buffer`, which the caller
+    /// reuses from file to file (a vdir's thousands of small files).
+    /// `shells`, shared by the files of one vdir, answers for a kept text already parsed
+    /// (`ParseCache`).
+    public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
+                            buffer: UnsafeMutableRawBufferPointer, shells: ParseCache? = nil) throws -> ICalCalendar {
+        let input = try InputFile.open(path, accepting: .regularFiles)
+        // One scan: the pre-filter's line loop also gathers the file's shape.
+        var filter = ICalPreFilter(window: window, shape: InputShape())
         while true {
             let n = try input.read(into: buffer)
             if n == 0 { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-            shape.see(chunk)
-            filter.feed(chunk)
+            filter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
         }
-        guard try shape.check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
+        guard try (filter.shape ?? InputShape()).check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
         guard let kept = filter.finish() else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
@@ -43,7 +52,13 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
-        var result = try parse(kept, file: path, whole: { try wholeFile(path) })
+        var result: ICalCalendar
+        if let shells, let known = shells[kept] {
+            result = known
+        } else {
+            result = try parse(kept, file: path, whole: { try wholeFile(path) })
+            shells?.keep(result, for: kept)
+        }
         result.skippedRevisions = filter.skippedRevisions
         return result
     }
