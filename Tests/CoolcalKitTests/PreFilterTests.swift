@@ -121,6 +121,34 @@ import Testing
         #expect((dropped > 0) == (seed != 3), "the filter dropped something")
     }
 
+    /// Read for several windows at once (`merge`), the calendar gives in each of them the
+    /// occurrences the full parse gives, and less is parsed than for the span of them all.
+    @Test(arguments: [UInt64(4), 5])
+    func severalWindowsAgreeWithTheFullParse(seed: UInt64) throws {
+        let text = Self.calendar(seed: seed, count: 1200, thisAndFuture: false)
+        var rng = Seeded(state: seed * 104_729)
+        let windows = (0..<6).map { _ in
+            let start = 1_672_531_200 + Int64.random(in: 0..<(800 * 86_400), using: &rng)
+            return TimeWindow(start: start, end: start + Int64.random(in: 0...(2 * 86_400), using: &rng))
+        }
+        let several = try ICalReader.read(Data(text.utf8), file: "g.ics", windows: windows)
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        var compared = 0
+        for window in windows {
+            let diagnostics = Diagnostics()
+            let found = OccurrenceExpander(options: ExpansionOptions(floatingZone: zone), diagnostics: diagnostics)
+                .occurrences(in: window, calendars: [LoadedCalendar(name: "g.ics", color: nil, files: [several])])
+                .map { "\($0.uid ?? "-") \($0.recurrenceID?.jsonString ?? "-") \($0.start.jsonString) \($0.end.jsonString) \($0.summary ?? "-") \($0.busy)" }
+            let full = try occurrences(text, window, filtered: false).0
+            #expect(found == full, "window \(window)")
+            compared += full.count
+        }
+        #expect(compared > 20, "the windows saw real events")
+        let span = windows.dropFirst().reduce(windows[0]) { $0.union($1) }
+        let spanned = try ICalReader.read(Data(text.utf8), file: "g.ics", window: span)
+        #expect(several.events.count < spanned.events.count, "several windows keep less than their span")
+    }
+
     /// The file is streamed in pieces; where the pieces end must not matter.
     @Test(arguments: [UInt64(11), 12])
     func piecesGiveTheSameBytes(seed: UInt64) {

@@ -37,6 +37,9 @@ public struct ICalPreFilter {
     static let margin: Int64 = 86_400
 
     private let window: TimeWindow
+    /// Every window an event is kept for (`window` first); dropped only when it can
+    /// reach none of them, so the contract holds for each (`merge` reads for many).
+    private var windows: [TimeWindow]
     private var out: [UInt8] = []
     /// The start of a line that the previous chunk cut.
     private var carry: [UInt8] = []
@@ -60,6 +63,9 @@ public struct ICalPreFilter {
     private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
     /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
     public private(set) var skippedRevisions: [ICalRevision] = []
+    /// False: `skippedRevisions` stays empty (a read that only checks the text).
+    var keepsRevisions = true
+
     /// True when the physical line before a continuation ended inside a property name.
     private var previousNameOpen = false
     /// Each master seen (by a hash of its UID), in order: the longest its first instance
@@ -80,11 +86,27 @@ public struct ICalPreFilter {
 
     public init(window: TimeWindow) {
         self.window = window
+        windows = [window]
     }
 
     init(window: TimeWindow, shape: ICalReader.InputShape) {
-        self.window = window
+        self.init(window: window)
         self.shape = shape
+    }
+
+    /// Keeps what may reach any of `windows` (at least one).
+    init(windows: [TimeWindow], shape: ICalReader.InputShape) {
+        self.init(window: windows.first ?? TimeWindow(start: 0, end: 1), shape: shape)
+        if windows.count > 1 { self.windows = windows }
+    }
+
+    /// Whether the block can reach one of the windows; nil when it cannot be judged.
+    private func reachesAny(_ b: Block) -> Bool? {
+        for w in windows {
+            guard let r = b.reaches(w) else { return nil }
+            if r { return true }
+        }
+        return false
     }
 
     /// Filters a whole calendar in memory (the input itself when it cannot be judged).
@@ -168,8 +190,8 @@ public struct ICalPreFilter {
             // Dropped only when every master of the UID is known and its instance at
             // RECURRENCE-ID misses the window too.
             if let known = masterLengths[held.uid], let length = known,
-               held.rid + held.slack + length < window.start || held.rid - held.slack > window.end {
-                skippedRevisions.append(held.revision)
+               windows.allSatisfy({ held.rid + held.slack + length < $0.start || held.rid - held.slack > $0.end }) {
+                if keepsRevisions { skippedRevisions.append(held.revision) }
                 continue
             }
             merged += out[at..<held.at]
@@ -313,7 +335,7 @@ public struct ICalPreFilter {
             // judged at the end, when all masters of the UID have been seen.
             // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
             // names a date (Exchange), whose instance is in `--tz`.
-            if b.simple, b.rules.isEmpty, let uid, let reaches = b.reaches(window), !reaches,
+            if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
                let revision = Self.revision(of: b), let revision {
                 heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
             } else {
@@ -322,8 +344,8 @@ public struct ICalPreFilter {
             return
         }
         if let uid { masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = b.reaches(window), !reaches, let revision = Self.revision(of: b) {
-            if let revision { skippedRevisions.append(revision) }
+        if b.simple, let reaches = reachesAny(b), !reaches, let revision = Self.revision(of: b) {
+            if let revision, keepsRevisions { skippedRevisions.append(revision) }
             pending.removeAll(keepingCapacity: true)
             blockStart = nil
         } else {

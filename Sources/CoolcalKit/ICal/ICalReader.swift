@@ -7,14 +7,29 @@ public enum ICalReader {
     /// anything libical cannot make a calendar of is an `ICalError` naming `file`.
     /// With a `window`, events that provably cannot reach it are dropped before
     /// libical sees them (`ICalPreFilter`); the answers for that window are the same.
-    public static func read(_ input: Data, file: String, window: TimeWindow? = nil) throws -> ICalCalendar {
-        var shape = InputShape()
-        input.withUnsafeBytes { shape.see($0) }
-        guard try shape.check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let window else { return try parse(input, file: file) }
-        let (kept, skipped) = ICalPreFilter.filterKeepingRevisions(input, window: window)
+    /// Without `revisions`, the dropped events' revisions are not kept (`skippedRevisions`
+    /// stays empty): for a read that only checks the text (the read-back of a write).
+    public static func read(_ input: Data, file: String, window: TimeWindow? = nil, revisions: Bool = true) throws -> ICalCalendar {
+        try read(input, file: file, windows: window.map { [$0] } ?? [], revisions: revisions)
+    }
+
+    /// `read(_:file:window:revisions:)` keeping what may reach any of `windows` (none:
+    /// the whole text is parsed); the answers for each of them are the same.
+    public static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true) throws -> ICalCalendar {
+        guard !windows.isEmpty else {
+            var shape = InputShape()
+            input.withUnsafeBytes { shape.see($0) }
+            guard try shape.check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
+            return try parse(input, file: file)
+        }
+        // One scan: the pre-filter's line loop also gathers the text's shape.
+        var filter = ICalPreFilter(windows: windows, shape: InputShape())
+        filter.keepsRevisions = revisions
+        input.withUnsafeBytes { filter.feed($0) }
+        guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
+        guard let kept = filter.finish() else { return try parse(input, file: file) }
         var result = try parse(kept, file: file, whole: { input })
-        result.skippedRevisions = skipped
+        result.skippedRevisions = filter.skippedRevisions
         return result
     }
 

@@ -7,24 +7,24 @@ import Foundation
 final class CalendarBatch {
     private let writer: CalendarWriter
     private let location: CalendarLocation
-    private let window: TimeWindow
+    private let windows: [TimeWindow]
     private var lock: FileLock?
     private var edit: CalendarFileEdit?
     private var applied: [CalendarChange] = []
 
     /// The calendar file as read under the lock (its zones, and the events that may
-    /// reach the window); nil for a vdir or CalDAV calendar.
+    /// reach one of the windows); nil for a vdir or CalDAV calendar.
     var calendar: ICalCalendar? { edit?.calendar }
 
-    init(writer: CalendarWriter, location: CalendarLocation, window: TimeWindow) throws {
+    init(writer: CalendarWriter, location: CalendarLocation, windows: [TimeWindow]) throws {
         self.writer = writer
         self.location = location
-        self.window = window
+        self.windows = windows.isEmpty ? [TimeWindow(start: 0, end: 1)] : windows
         guard case .file(let path) = location else { return }
         let (real, lock) = try writer.lockFile(path)
         self.lock = lock
         do {
-            edit = try CalendarFileEdit(file: real, window: window, diagnostics: writer.diagnostics)
+            edit = try CalendarFileEdit(file: real, windows: self.windows, diagnostics: writer.diagnostics)
         } catch {
             lock.unlock()
             self.lock = nil
@@ -51,7 +51,7 @@ final class CalendarBatch {
 
     /// Applies `change`: in memory for a file (written by `commit`), else written now.
     func apply(_ change: CalendarChange) throws -> WriteOutcome {
-        guard let edit else { return try writer.write(change: change, to: location, window: window) }
+        guard let edit else { return try writer.write(change: change, to: location, window: windows[0]) }
         let outcome = try edit.apply(change)
         applied.append(change)
         return outcome
@@ -67,7 +67,7 @@ final class CalendarBatch {
         var outcomes: [WriteOutcome]?
         for attempt in 0..<writer.attempts {
             if attempt > 0 {
-                edit = try CalendarFileEdit(file: edit.file, window: window, diagnostics: writer.diagnostics)
+                edit = try CalendarFileEdit(file: edit.file, windows: windows, diagnostics: writer.diagnostics)
                 outcomes = try applied.map { try edit.apply($0) }
             }
             guard edit.hasChanges else { return outcomes }

@@ -2,14 +2,15 @@ import Foundation
 
 /// One read-modify-write of a calendar file, under its lock: the file read once, its
 /// structure checked by the pre-filter's scan (which refuses exactly what libical's
-/// full parse refuses, and parses only what may reach `window`), any number of
+/// full parse refuses, and parses only what may reach the windows it is read for), any number of
 /// changes applied to the text in memory in order, then the result checked the same
 /// way and written once (temp file, fsync, rename) if nobody changed the file meanwhile.
 /// What costs in proportion to the file is a few passes over its bytes, never a
 /// whole-file libical parse — unless the scan cannot judge the file, and then `-v` says so.
 final class CalendarFileEdit {
     let file: String
-    let window: TimeWindow
+    /// What it is read for: the events that may reach one of these are parsed.
+    let windows: [TimeWindow]
     private let status: FileStatus?
     private let original: Data
     /// The calendar as read: its zones, and the events that may reach `window`.
@@ -20,9 +21,9 @@ final class CalendarFileEdit {
     private let diagnostics: Diagnostics?
 
     /// Reads `file` (resolved, locked by the caller) for editing.
-    init(file: String, window: TimeWindow, diagnostics: Diagnostics?) throws {
+    init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?) throws {
         self.file = file
-        self.window = window
+        self.windows = windows
         self.diagnostics = diagnostics
         AtomicFile.removeStaleTemporaries(of: file)
         // What is read is what is compared before the rename: the descriptor's status.
@@ -31,7 +32,7 @@ final class CalendarFileEdit {
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         original = try input?.readAll(limit: 1 << 40) ?? Data()
-        calendar = try ICalReader.read(original, file: file, window: window)
+        calendar = try ICalReader.read(original, file: file, windows: windows)
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)
@@ -116,7 +117,7 @@ final class CalendarFileEdit {
     private func verify(_ data: Data) throws {
         let parsed: ICalCalendar
         do {
-            parsed = try ICalReader.read(data, file: file, window: window)
+            parsed = try ICalReader.read(data, file: file, windows: windows, revisions: false)
         } catch {
             throw WriteError(kind: .io, path: file, message: "the edited calendar would not parse; not modified")
         }

@@ -165,10 +165,28 @@ struct CalendarText {
 
         /// The content line is a UID line containing `uid` or a marker line containing `marker`.
         func match(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch Self.name(line) {
+            case .uid: return Self.contains(line, uid)
+            case .marker: return marker.map { Self.contains(line, $0) } ?? false
+            case nil: return false
+            }
+        }
+
+        private enum Name { case uid, marker }
+
+        /// The line's property name when it is UID or X-COOLCAL-INVITE-ID: `UID:`/`UID;`
+        /// told from the bytes in place (a UID line per event), anything else by
+        /// `ContentLines.propertyName`.
+        private static func name(_ line: UnsafeBufferPointer<UInt8>) -> Name? {
+            if line.count > 3, ContentLines.upper(line[0]) == 0x55, ContentLines.upper(line[1]) == 0x49,
+               ContentLines.upper(line[2]) == 0x44, line[3] == 0x3A || line[3] == 0x3B {
+                return .uid
+            }
+            guard line.count > 3, ContentLines.upper(line[0]) == 0x55 || ContentLines.upper(line[0]) == 0x58 else { return nil }
             let name = ContentLines.propertyName(line)
-            if name.elementsEqual("UID".utf8) { return Self.contains(line, uid) }
-            if let marker, name.elementsEqual("X-COOLCAL-INVITE-ID".utf8) { return Self.contains(line, marker) }
-            return false
+            if name.elementsEqual("UID".utf8) { return .uid }
+            if name.elementsEqual("X-COOLCAL-INVITE-ID".utf8) { return .marker }
+            return nil
         }
 
         /// Whether `needle` (not empty) occurs in `line`: `memchr` for its first byte, then `memcmp`.

@@ -78,15 +78,16 @@ public struct CalendarWriter {
         return (real, lock)
     }
 
-    /// A batch of changes to the calendar at `location`, read once (see `CalendarBatch`).
-    func batch(for location: CalendarLocation, window: TimeWindow) throws -> CalendarBatch {
-        try CalendarBatch(writer: self, location: location, window: window)
+    /// A batch of changes to the calendar at `location`, read once for `windows` (see
+    /// `CalendarBatch`).
+    func batch(for location: CalendarLocation, windows: [TimeWindow]) throws -> CalendarBatch {
+        try CalendarBatch(writer: self, location: location, windows: windows)
     }
 
     private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow,
                       check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
-            let edit = try CalendarFileEdit(file: file, window: window, diagnostics: diagnostics)
+            let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics)
             try check(edit.calendar)
             edit.releaseRevisions()
             let outcomes = try changes.map { try edit.apply($0) }

@@ -75,7 +75,7 @@ struct MergeCommand: CommandUnit, Equatable {
         let target = try Settings.writeTarget(self.calendars[0], command: "merge")
         // The calendar written to is locked and read once, here: the same read decides
         // the invitations, takes every change in memory and is written once at the end.
-        let batch = policy == .report ? nil : try settings.writer.batch(for: target, window: envelope ?? TimeWindow(start: 0, end: 1))
+        let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows)
         batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
         let others = self.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
         let calendars = (batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope))
