@@ -82,6 +82,8 @@ struct MergeCommand: CommandUnit, Equatable {
         // Expanded once over the span of all windows; each invitation takes what overlaps
         // its own — the same occurrences, unless a series was cut short there (a limit),
         // and then each window is expanded on its own as before.
+        // (A series is walked from its start once, not once per window: libical's
+        // iterator is most of the cost of expanding.)
         let expanded = envelope.map { check.reader.expand(calendars, in: $0) }
         let shared = expanded.flatMap { all in all.contains { $0.incomplete != nil } ? nil : all }
         if shared != nil { batch?.decided() }
