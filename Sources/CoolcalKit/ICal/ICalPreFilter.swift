@@ -36,9 +36,8 @@ public struct ICalPreFilter {
     /// (−12 h to +14 h), and unknown or floating zones are read in `--tz`, another zone.
     static let margin: Int64 = 86_400
 
-    private let window: TimeWindow
-    /// Every window an event is kept for (`window` first); dropped only when it can
-    /// reach none of them, so the contract holds for each (`merge` reads for many).
+    /// Every window an event is kept for; dropped only when it can reach none of them,
+    /// so the contract holds for each (`merge` reads for many).
     private var windows: [TimeWindow]
     private var out: [UInt8] = []
     /// The start of a line that the previous chunk cut.
@@ -85,7 +84,6 @@ public struct ICalPreFilter {
     var shape: ICalReader.InputShape?
 
     public init(window: TimeWindow) {
-        self.window = window
         windows = [window]
     }
 

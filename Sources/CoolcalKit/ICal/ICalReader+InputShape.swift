@@ -62,6 +62,7 @@ extension ICalReader {
         mutating func segment(_ base: UnsafeRawPointer, _ at: Int, _ end: Int, endsLine: Bool) {
             guard longLine == nil else { return }
             if headCount == 0 && at < end {
+                // Only lines starting with B or E can be BEGIN: or END: (most are not).
                 let first = base.load(fromByteOffset: at, as: UInt8.self) | 0x20
                 if first != 0x62 && first != 0x65 { headCount = 6 }
             }
@@ -84,32 +85,12 @@ extension ICalReader {
 
         private mutating func seeLines(_ chunk: UnsafeRawBufferPointer) {
             guard let base = chunk.baseAddress else { return }
-            if longLine == nil {
-                var at = 0
-                while at < chunk.count {
-                    let nl = memchr(base + at, 0x0A, chunk.count - at)
-                    let end = nl.map { base.distance(to: UnsafeRawPointer($0)) } ?? chunk.count
-                    if headCount == 0 && at < end {
-                        // Only lines starting with B or E can be BEGIN: or END: (most are not).
-                        let first = base.load(fromByteOffset: at, as: UInt8.self) | 0x20
-                        if first != 0x62 && first != 0x65 { headCount = 6 }
-                    }
-                    var i = at
-                    while headCount < 6 && i < end {
-                        let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                        head6 = head6 << 8 | UInt64(byte >= 0x61 && byte <= 0x7A ? byte - 32 : byte)
-                        headCount += 1
-                        i += 1
-                    }
-                    lineLength += end - at
-                    guard nl != nil else { break }
-                    if lineLength > InputShape.maxLine { break }
-                    endOfLine()
-                    line += 1
-                    lineLength = 0
-                    at = end + 1
-                }
-                if lineLength > InputShape.maxLine { longLine = line }
+            var at = 0
+            while longLine == nil && at < chunk.count {
+                let nl = memchr(base + at, 0x0A, chunk.count - at)
+                let end = nl.map { base.distance(to: UnsafeRawPointer($0)) } ?? chunk.count
+                segment(base, at, end, endsLine: nl != nil)
+                at = end + 1
             }
         }
 

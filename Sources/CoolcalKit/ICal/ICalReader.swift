@@ -15,7 +15,10 @@ public enum ICalReader {
 
     /// `read(_:file:window:revisions:)` keeping what may reach any of `windows` (none:
     /// the whole text is parsed); the answers for each of them are the same.
-    public static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true) throws -> ICalCalendar {
+    /// `diagnostics` takes a `-v` note when the pre-filter cannot judge the text and it
+    /// is parsed whole.
+    public static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true,
+                            diagnostics: Diagnostics? = nil) throws -> ICalCalendar {
         guard !windows.isEmpty else {
             var shape = InputShape()
             input.withUnsafeBytes { shape.see($0) }
@@ -27,7 +30,10 @@ public enum ICalReader {
         filter.keepsRevisions = revisions
         input.withUnsafeBytes { filter.feed($0) }
         guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let kept = filter.finish() else { return try parse(input, file: file) }
+        guard let kept = filter.finish() else {
+            diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
+            return try parse(input, file: file)
+        }
         var result = try parse(kept, file: file, whole: { input })
         result.skippedRevisions = filter.skippedRevisions
         return result

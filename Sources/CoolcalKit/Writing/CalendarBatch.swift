@@ -44,11 +44,6 @@ final class CalendarBatch {
         edit?.prefetch(changes.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
     }
 
-    /// Call once the calendar has been read for deciding (see `CalendarFileEdit.releaseRevisions`).
-    func decided() {
-        edit?.releaseRevisions()
-    }
-
     /// Applies `change`: in memory for a file (written by `commit`), else written now.
     func apply(_ change: CalendarChange) throws -> WriteOutcome {
         guard let edit else { return try writer.write(change: change, to: location, window: windows[0]) }
@@ -57,24 +52,23 @@ final class CalendarBatch {
         return outcome
     }
 
-    /// Writes what the changes made of a file, once; the outcome of each change applied,
-    /// in order (read again and applied again when another program changed the file
-    /// meanwhile, so these may differ from what `apply` said). Releases the lock.
-    @discardableResult
-    func commit() throws -> [WriteOutcome]? {
+    /// Writes what the changes made of a file, once. When another program changed the
+    /// file meanwhile it is read again and the same changes applied again; what each
+    /// did is then reported as `apply` first said (a `-v` note says it was read again).
+    /// Releases the lock.
+    func commit() throws {
         defer { lock?.unlock(); lock = nil }
-        guard var edit else { return nil }
-        var outcomes: [WriteOutcome]?
+        guard var edit else { return }
         for attempt in 0..<writer.attempts {
             if attempt > 0 {
                 edit = try CalendarFileEdit(file: edit.file, windows: windows, diagnostics: writer.diagnostics)
-                outcomes = try applied.map { try edit.apply($0) }
+                for change in applied { _ = try edit.apply(change) }
             }
-            guard edit.hasChanges else { return outcomes }
+            guard edit.hasChanges else { return }
             do {
                 try edit.commit()
                 writer.diagnostics?.note("\(edit.file): \(applied.count) change\(applied.count == 1 ? "" : "s"), written once (temp file, fsync, rename)")
-                return outcomes
+                return
             } catch is AtomicFile.Changed {
                 writer.diagnostics?.note("\(edit.file): changed by another program while being edited; reading it again")
             }

@@ -32,7 +32,7 @@ final class CalendarFileEdit {
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         original = try input?.readAll(limit: 1 << 40) ?? Data()
-        calendar = try ICalReader.read(original, file: file, windows: windows)
+        calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics)
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)

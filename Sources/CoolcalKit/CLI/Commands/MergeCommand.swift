@@ -86,7 +86,6 @@ struct MergeCommand: CommandUnit, Equatable {
         // iterator is most of the cost of expanding.)
         let expanded = envelope.map { check.reader.expand(calendars, in: $0) }
         let shared = expanded.flatMap { all in all.contains { $0.incomplete != nil } ? nil : all }
-        if shared != nil { batch?.decided() }
         let store = policy == .report ? nil : try answers.open()
         let inbox = try store ?? answers.open()
         let server = try answers.server()
