@@ -5,6 +5,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4 msmtp
+# install and package (make install, make deb):
+APT_PACKAGES +=
+# review and the day view (tmux drives the terminal tests):
+APT_PACKAGES +=
+# desktop notifications (a session bus and a notification server for the tests):
+APT_PACKAGES +=
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 
