@@ -32,9 +32,14 @@ let package = Package(
             name: "CGMime",
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
+        // GIO's GDBus, for desktop notifications (Desktop/); its headers are GLib's (gmimeIncludes).
+        .systemLibrary(
+            name: "CGio",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .target(
             name: "CoolcalKit",
-            dependencies: ["CLibical", "CSQLite", "CGMime"],
+            dependencies: ["CLibical", "CSQLite", "CGMime", "CGio"],
             // Windows zone names are mapped with the toolchain's own ICU (Foundation's).
             swiftSettings: [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-I" + $0] })],
             linkerSettings: [.linkedLibrary("_FoundationICU")]
