@@ -8,9 +8,9 @@ APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata ma
 # install and package (make install, make deb):
 APT_PACKAGES +=
 # review and the day view (tmux drives the terminal tests):
-APT_PACKAGES +=
+APT_PACKAGES += tmux
 # desktop notifications (a session bus and a notification server for the tests):
-APT_PACKAGES +=
+APT_PACKAGES += libglib2.0-dev dbus-daemon dbus-bin dunst xvfb
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 

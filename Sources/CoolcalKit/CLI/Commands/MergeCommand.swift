@@ -8,12 +8,13 @@ struct MergeCommand: CommandUnit, Equatable {
     static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "the directory where invitations arrive (required)")
     static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
     static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
+    static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")
 
     static let spec = CommandSpec(
         name: "merge",
         usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, SharedOptions.json.spec, SharedOptions.reply.spec] + SharedOptions.writing,
+        options: [spool.spec, policy.spec, mark.spec, notify.spec, SharedOptions.json.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
@@ -28,6 +29,8 @@ struct MergeCommand: CommandUnit, Equatable {
     var mark = false
     /// `--reply`: mail each answer to an iTIP invitation's organizer.
     var reply = false
+    /// `--notify`: a desktop notification for each outcome (posted, not waited on).
+    var notify = false
 
     init(_ p: ParsedArguments) throws {
         guard let spool = try p.value(Self.spool) else { throw p.usage("missing --spool DIR") }
@@ -40,6 +43,7 @@ struct MergeCommand: CommandUnit, Equatable {
         policy = try p.value(Self.policy) ?? .acceptIfFree
         mark = p.has(Self.mark)
         reply = p.has(SharedOptions.reply)
+        notify = p.has(Self.notify)
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
@@ -91,6 +95,7 @@ struct MergeCommand: CommandUnit, Equatable {
         let server = try answers.server()
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
+        let notices = notify ? DesktopNotices() : nil
         // What is said and recorded for each invitation, in order, once the calendar is
         // written: `written` for the ones whose answer depends on that write.
         var finishes: [(written: Bool, name: String, finish: (inout MergeResults) throws -> Void)] = []
@@ -170,6 +175,7 @@ struct MergeCommand: CommandUnit, Equatable {
                     try spool.finish(name, failed: false, outcome: outcome, note: self.note(outcome, invite, report, settings))
                 }
                 results.add(context, outcome, name, invite, detail)
+                notices?.add(invite, "\(outcome): \(detail)")
             }))
         }
         var writeFailure: Error?
@@ -187,6 +193,7 @@ struct MergeCommand: CommandUnit, Equatable {
             try finish(&results)
         }
         if let store { try answers.deliver(store) }
+        notices?.post(context, style: settings.style)
         return status
     }
 

@@ -7,26 +7,51 @@ import Foundation
 /// invalid or a calendar is unreadable (the app then showed a plain notification).
 /// Valid invitations go into the inbox. An iTIP invitation or an e-mail carrying one is
 /// taken too: the payload printed is built from it (with the sender and subject of a mail).
+/// `--desktop`: a desktop notification instead (NotifyCommand+Desktop.swift).
 struct NotifyCommand: CommandUnit, Equatable {
+    static let desktop = Flag("desktop", help: "show a desktop notification (session D-Bus) with Accept and Decline, and answer as accept or decline would; without a session bus, the text notification")
+    static let wait = Option<WaitSeconds>("wait", value: "SECONDS", completion: .none, help: "with --desktop, how long to wait for Accept or Decline (default 60)")
+
     static let spec = CommandSpec(
         name: "notify",
         usage: "coolcal notify [options] INVITE [CAL...]",
         summary: "rewrite a push payload's notification text and badge (a push-pipeline filter)",
-        options: [SharedOptions.tz.spec, SharedOptions.state.spec],
-        examples: ["coolcal notify payload.json > shown.json", "receiver | coolcal notify - ~/cal.ics | display"])
+        options: [desktop.spec, wait.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec],
+        examples: ["coolcal notify payload.json > shown.json", "receiver | coolcal notify - ~/cal.ics | display",
+                   "coolcal notify --desktop invite.json ~/calendars/work.ics"])
 
     var common: CommonOptions
     var path: String
     var calendars: [String]
+    /// `--desktop`, and how long it waits for an answer.
+    var desktop = false
+    var wait = WaitSeconds(60)
+    var buffer: Buffer?
 
     init(_ p: ParsedArguments) throws {
         guard let invite = p.operands.first else { throw p.usage("missing a payload") }
         path = invite
         calendars = Array(p.operands.dropFirst())
         common = try CommonOptions(p)
+        desktop = p.has(Self.desktop)
+        wait = try p.value(Self.wait) ?? WaitSeconds(60)
+        buffer = try p.value(SharedOptions.buffer)
+        if p.values[Self.wait.spec.long] != nil && !desktop { throw p.usage("--wait goes with --desktop") }
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
+        let shown = try textNotification(context)
+        guard desktop, let invite = shown.invite else {
+            if desktop { context.diagnostics.warn("no desktop notification for an invalid invitation; shown as text") }
+            context.out.write(shown.text)
+            return .ok
+        }
+        return try desktopNotification(invite, text: shown.text, context)
+    }
+
+    /// What `notify` does without `--desktop`: the inbox and badge updated, and the
+    /// payload to print; with the invitation when it is a valid one.
+    private func textNotification(_ context: RunContext) throws -> (text: String, invite: Invite?) {
         let settings = try context.settings
         let diagnostics = context.diagnostics
         let name = InputFile.displayName(path)
@@ -45,8 +70,10 @@ struct NotifyCommand: CommandUnit, Equatable {
         var aps: [(String, JSONValue)] = []
         if case .object(let pairs)? = JSONValue.object(payload)["aps"] { aps = pairs }
         var plain = false
+        var valid: Invite?
         do {
             let invite = try InviteLoader.parse(data, name: name, floatingZone: settings.zone)
+            valid = invite
             let range = DateText(style: settings.style).short(start: invite.start, end: invite.end)
             var alert: [(String, JSONValue)] = []
             if case .object(let a)? = aps.first(where: { $0.0 == "alert" })?.1 { alert = a }
@@ -75,14 +102,13 @@ struct NotifyCommand: CommandUnit, Equatable {
             break
         }
         set(&payload, "aps", .object(aps))
-        context.out.write(JSONWriter.string(.object(payload), pretty: false))
         try answers.deliver(store)
-        return .ok
+        return (JSONWriter.string(.object(payload), pretty: false), valid)
     }
 
     /// An iTIP invitation, or one that arrived by e-mail: prints the payload the push
     /// service would have sent for it (badge 1 added to the count), and puts it in the inbox.
-    private func notifyITIP(_ data: Data, mail: MailHeaders?, name: String, _ context: RunContext) throws -> ExitStatus {
+    private func notifyITIP(_ data: Data, mail: MailHeaders?, name: String, _ context: RunContext) throws -> (text: String, invite: Invite?) {
         let settings = try context.settings
         var invite = try InviteLoader.parse(data, name: name, floatingZone: settings.zone)
         invite.mail = mail
@@ -114,9 +140,8 @@ struct NotifyCommand: CommandUnit, Equatable {
             payload.append(("from", mail.from.map(JSONValue.string) ?? .null))
             payload.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
         }
-        context.out.write(JSONWriter.string(.object(payload), pretty: false))
         try answers.deliver(store)
-        return .ok
+        return (JSONWriter.string(.object(payload), pretty: false), invite)
     }
 
     private func set(_ pairs: inout [(String, JSONValue)], _ key: String, _ value: JSONValue) {

@@ -1,0 +1,106 @@
+import Foundation
+
+/// `notify --desktop` and `merge --notify`: a freedesktop notification on the session
+/// bus (Desktop/SessionBus.swift); the chosen action answered by the `accept` and
+/// `decline` commands themselves, as if they had been run.
+extension NotifyCommand {
+    static let acceptAction = DesktopNotification.Action(key: "accept", label: "Accept")
+    static let declineAction = DesktopNotification.Action(key: "decline", label: "Decline")
+
+    /// The notification for an invitation: its title; the localized range and, when
+    /// calendars were read, "2 conflicts" or "free" in the body.
+    static func notification(_ invite: Invite, conflicts: Int?, style: TextStyle, extra: String? = nil) -> DesktopNotification {
+        var body = DateText(style: style).short(start: invite.start, end: invite.end)
+        if let conflicts { body += "\n" + (conflicts == 0 ? "free" : "\(conflicts) conflict\(conflicts == 1 ? "" : "s")") }
+        if let extra { body += "\n" + extra }
+        return DesktopNotification(title: invite.title, body: body)
+    }
+
+    /// Shows the notification and answers what is chosen within `--wait`; without a
+    /// session bus or notification server, a warning and the text notification.
+    /// The inbox is written and closed before the wait: nothing is locked meanwhile.
+    func desktopNotification(_ invite: Invite, text: String, _ context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        // The CALs named, else the config's: where conflicts are looked for and Accept writes.
+        let targets = (try? settings.calendars(calendars, command: "notify")) ?? []
+        let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone), reader: settings.reader)
+        let conflicts = targets.isEmpty ? nil : try? check.run(invite, against: targets).report.conflicts.count
+        var shown = Self.notification(invite, conflicts: conflicts, style: settings.style)
+        shown.actions = [Self.acceptAction, Self.declineAction]
+        // Shown until answered: coolcal closes it itself when `--wait` is up.
+        shown.expireTimeout = 0
+        let response: DesktopResponse
+        do {
+            let bus = try SessionBus()
+            let capabilities = try bus.capabilities()
+            guard capabilities.contains("actions") else {
+                try bus.notify(shown, markup: capabilities.contains("body-markup"))
+                context.diagnostics.warn("the desktop's notification server shows no buttons; answer with 'coolcal accept \(invite.id.text)' or 'decline'")
+                return .ok
+            }
+            context.note("desktop notification shown; waiting up to \(wait.seconds) s for Accept or Decline")
+            response = try bus.show(shown, markup: capabilities.contains("body-markup"), waitSeconds: wait.seconds)
+        } catch let unavailable as DesktopUnavailable {
+            context.diagnostics.warn("\(unavailable); shown as a text notification")
+            context.out.write(text)
+            return .ok
+        }
+        // A file is answered from itself; standard input (read already) from the inbox.
+        let operand = path == "-" ? invite.id.text : path
+        switch response {
+        case .action(Self.acceptAction.key):
+            context.note("desktop: Accept chosen")
+            let accept = ParsedArguments(command: "accept", values: common.given.filter { $0.key == SharedOptions.buffer.spec.long },
+                                         operands: [operand] + targets.map(\.operand))
+            return try AcceptCommand(accept).run(context)
+        case .action(Self.declineAction.key):
+            context.note("desktop: Decline chosen")
+            return try DeclineCommand(ParsedArguments(command: "decline", operands: [operand])).run(context)
+        case .action(let other):
+            context.say("not answered: \(invite.title) (id \(invite.id.text)): unknown action '\(other)'")
+        case .closed(let reason):
+            context.say("not answered: \(invite.title) (id \(invite.id.text)): the notification was \(reason == 1 ? "expired" : "dismissed")")
+        case .timedOut:
+            context.say("not answered: \(invite.title) (id \(invite.id.text)): no answer within \(wait.seconds) s")
+        }
+        return .ok
+    }
+}
+
+/// `merge --notify`: a notification per invitation, posted once the run is done; no
+/// session bus (cron) is said only with `-v`.
+final class DesktopNotices {
+    private var shown: [(invite: Invite, outcome: String)] = []
+
+    func add(_ invite: Invite, _ outcome: String) { shown.append((invite, outcome)) }
+
+    func post(_ context: RunContext, style: TextStyle) {
+        guard !shown.isEmpty else { return }
+        do {
+            let bus = try SessionBus()
+            let markup = try bus.capabilities().contains("body-markup")
+            for (invite, outcome) in shown {
+                try bus.notify(NotifyCommand.notification(invite, conflicts: nil, style: style, extra: outcome), markup: markup)
+            }
+            context.note("desktop: \(shown.count) notification\(shown.count == 1 ? "" : "s") shown")
+        } catch {
+            context.note("desktop: no notifications shown: \(error)")
+        }
+    }
+}
+
+/// `--wait SECONDS`: a whole number of seconds, 1 to a day.
+struct WaitSeconds: ArgumentValue, Equatable, Sendable {
+    var seconds: UInt32
+
+    init(_ seconds: UInt32) { self.seconds = seconds }
+
+    init?(argument: String) {
+        guard let n = UInt32(argument), n >= 1, n <= 86_400 else { return nil }
+        seconds = n
+    }
+
+    static func invalid(_ text: String, option: String) -> String {
+        "--\(option) '\(text)' is not a number of seconds from 1 to 86400"
+    }
+}
