@@ -28,7 +28,7 @@ struct DayViewPainter {
         let glyph = item.busy ? (style.unicode ? "▌" : "|") : (style.unicode ? "┊" : ":")
         let colour = CalendarColor.sgr(o.calendarColor) ?? (item.busy ? "31" : nil)
         return text.map { line in
-            let painted = style.paint(glyph, item.busy ? colour : "2") + (item.busy ? line : style.dim(line))
+            let painted = style.paint(glyph, item.busy ? colour : "2") + (item.busy || line.isEmpty ? line : style.dim(line))
             return (painted, 1 + line.count)
         }
     }

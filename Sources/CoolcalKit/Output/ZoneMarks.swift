@@ -37,6 +37,7 @@ struct ZoneMarks {
         return sign + hh + (m == 0 ? "" : (m < 10 ? "0\(m)" : "\(m)"))
     }
 
-    /// What text output says once: `times in Europe/Berlin`.
-    var line: String { "times in " + zone.identifier }
+    /// What text output says once: `times in Europe/Berlin` (Foundation calls UTC
+    /// `GMT`; the reader asked for UTC).
+    var line: String { "times in " + (zone.identifier == "GMT" ? "UTC" : zone.identifier) }
 }
