@@ -20,10 +20,10 @@ public struct ConflictsText {
             out += "  repeats: \(checked.count) instances checked, through \(dates.range(start: last.start, end: last.end))"
                 + (busy == 0 ? "" : "; \(busy) busy") + "\n"
             out += "  " + style.dim("window: \(report.buffer.description) buffer around each instance") + "\n"
-            out += "  " + style.dim(ZoneMarks(zone: style.zone).line) + "\n"
+            out += "  " + style.dim(dates.zoneLine) + "\n"
         } else {
             out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
-            out += "  " + style.dim(ZoneMarks(zone: style.zone).line) + "\n"
+            out += "  " + style.dim(dates.zoneLine) + "\n"
             if let width = dayViewWidth {
                 out += "\n" + DayView.render(DayViewInput(report: report, zone: style.zone), width: width, style: style)
             }

@@ -47,10 +47,10 @@ struct DateText {
             let text = Self.gregorian(f, date(s.secondsAsUTC), date(last.secondsAsUTC))
             return clean(text + " (" + allDayWord + ")")
         case (.instant(let s), .instant(let e)):
-            return withOffsets(s, e, .medium) ?? clean(Self.gregorian(timed, date(s), date(e)))
+            return withOffsets(s, e, timed) ?? clean(Self.gregorian(timed, date(s), date(e)))
         default:
             let (s, e) = (instant(start), instant(end))
-            return withOffsets(s, e, .medium) ?? clean(Self.gregorian(timed, date(s), date(e)))
+            return withOffsets(s, e, timed) ?? clean(Self.gregorian(timed, date(s), date(e)))
         }
     }
 
@@ -69,7 +69,7 @@ struct DateText {
         default:
             f.timeStyle = .short
             let (s, e) = (instant(start), instant(end))
-            return withOffsets(s, e, .short) ?? clean(Self.gregorian(f, date(s), date(e)))
+            return withOffsets(s, e, f) ?? clean(Self.gregorian(f, date(s), date(e)))
         }
     }
 
@@ -77,7 +77,7 @@ struct DateText {
     func timeRange(_ w: TimeWindow) -> String {
         let sameDay = SystemZone(style.zone).localFields(ofUTC: w.start).dateOnly
             == SystemZone(style.zone).localFields(ofUTC: max(w.start, w.end - 1)).dateOnly
-        return withOffsets(w.start, w.end, sameDay ? .none : .medium)
+        return withOffsets(w.start, w.end, sameDay ? times : timed)
             ?? clean(Self.gregorian(sameDay ? times : timed, date(w.start), date(w.end)))
     }
 
@@ -85,18 +85,24 @@ struct DateText {
     /// or the span crosses a change of offset), or nil when neither does: each end
     /// alone with its offset, the end's date only when it is another day, as in
     /// `Oct 25, 2026, 2:30 AM +02 – 2:30 AM +01`.
-    private func withOffsets(_ s: Int64, _ e: Int64, _ dateStyle: DateFormatter.Style) -> String? {
+    /// Each end is its date in `f`'s date style, a comma and its time (the form the
+    /// range formatter writes across days); a same-day end is its time alone.
+    private func withOffsets(_ s: Int64, _ e: Int64, _ f: DateIntervalFormatter) -> String? {
         let marks = ZoneMarks(zone: style.zone)
         guard marks.crossesTransition(start: s, end: e) || marks.ambiguous(s) || marks.ambiguous(e) else { return nil }
-        let full = DateFormatter()
-        full.locale = style.locale
-        full.timeZone = style.zone
-        full.dateStyle = dateStyle
-        full.timeStyle = .short
         let zone = SystemZone(style.zone)
         let sameDay = zone.localFields(ofUTC: s).dateOnly == zone.localFields(ofUTC: e).dateOnly
-        let left = full.string(from: date(s)) + " " + marks.offsetText(s)
-        let right = (sameDay ? clock : full).string(from: date(e)) + " " + marks.offsetText(e)
+        let day = DateFormatter()
+        day.locale = style.locale
+        day.timeZone = style.zone
+        day.dateStyle = DateFormatter.Style(rawValue: f.dateStyle.rawValue) ?? .medium
+        day.timeStyle = .none
+        func stamp(_ t: Int64, withDate: Bool) -> String {
+            let time = clock.string(from: date(t)) + " " + marks.offsetText(t)
+            return withDate && day.dateStyle != .none ? day.string(from: date(t)) + ", " + time : time
+        }
+        let left = stamp(s, withDate: true)
+        let right = stamp(e, withDate: !sameDay)
         return clean(left + "\u{2009}\u{2013}\u{2009}" + right)
     }
 
@@ -104,6 +110,9 @@ struct DateText {
     func time(_ s: Int64) -> String {
         clean(clock.string(from: date(s)))
     }
+
+    /// What text output says once about its zone: `times in Europe/Berlin`.
+    var zoneLine: String { ZoneMarks(zone: style.zone).line }
 
     /// The day view's heading on each day change: `Tue, Dec 1`.
     func day(_ s: Int64) -> String {

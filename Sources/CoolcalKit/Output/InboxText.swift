@@ -20,6 +20,7 @@ struct InboxText {
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
+        out += dates.zoneLine + "\n"
         let unread = entries.filter { !$0.read }.count
         out += unread == 0 ? "You have no unread invitations\n"
             : "You have \(unread) unread invitation\(unread == 1 ? "" : "s")\n"
@@ -29,7 +30,7 @@ struct InboxText {
     func render(_ e: InboxEntry) -> String {
         let dates = DateText(style: style)
         return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
-            + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
+            + "\n  " + dates.zoneLine + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
     }
@@ -101,6 +102,6 @@ struct ResponsesText {
             if let mail = e.mail { line += mail == .delivered ? "  (mailed)" : "  (mail \(mail.rawValue))" }
             if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
             return line + "\n"
-        }.joined()
+        }.joined() + dates.zoneLine + "\n"
     }
 }
