@@ -55,4 +55,28 @@ import Testing
         #expect(!run.stdout.contains("#Family"))
         #expect(run.stdout.contains("  times in UTC\n\nBusy: 1 conflict\n"))
     }
+
+    /// On a real terminal (a pty from script(1), sized to 40 columns by stty) the
+    /// window size wins over COLUMNS=132, no --day-view is needed, and NO_COLOR keeps
+    /// the escapes out.
+    @Test func theTerminalsOwnWidthWinsOverCOLUMNS() throws {
+        let (invite, calendar) = try files()
+        let command = "stty cols 40 rows 60; exec '\(Binary.path)' conflicts --buffer 30m '\(invite)' '\(calendar)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C", "COLUMNS": "132", "NO_COLOR": "1",
+                               "HOME": Binary.home, "XDG_CONFIG_HOME": "/nonexistent", "TERM": "xterm"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        // The terminal's line discipline writes CR LF.
+        let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(text.contains("  times in UTC\n\n" + Self.at40 + "\nBusy: 1 conflict\n"))
+        #expect(!text.contains("\u{1B}["))
+    }
 }
