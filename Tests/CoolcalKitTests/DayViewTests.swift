@@ -219,7 +219,7 @@ extension DayViewTests {
 
     static let allday40 = [
             "  Tue, Apr 14",
-            "   all day ▌Spring break at the lake…",
+            "   all day ▌Spring break at the lake ho…",
             "   9:00\u{202F}AM",
             "",
             "                          ▌Standup",
@@ -321,7 +321,7 @@ extension DayViewTests {
             "              █",
             "  1:00\u{202F}AM -05 █",
             "              █",
-            "                           ▌Arrival…",
+            "                           ▌Arrival ca…",
             "",
     ].joined(separator: "\n") + "\n"
 
@@ -357,7 +357,7 @@ extension DayViewTests {
             "              #",
             "  1:00 AM -05 #",
             "              #",
-            "                           |Arrival~",
+            "                           |Arrival ca~",
             "",
     ].joined(separator: "\n") + "\n"
 

@@ -39,12 +39,15 @@ struct DayViewPainter {
     }
 
     /// `lines` lines: the title's, then the notes' while rows remain; a title cut
-    /// short ends in an ellipsis. Rows beyond the text are empty.
+    /// short fills its last row and ends in an ellipsis. Rows beyond the text are empty.
     func fit(_ title: [String], _ notes: [String], lines: Int, width: Int) -> [String] {
         var out = Array(title.prefix(lines))
-        if title.count > lines, let last = out.popLast() {
-            let mark = style.unicode ? "…" : "~"
-            out.append(last.count < width ? last + mark : String(last.prefix(width - 1)) + mark)
+        if title.count > lines, !out.isEmpty {
+            out.removeLast()
+            let rest = title[(lines - 1)...].joined(separator: " ")
+            var cut = String(rest.prefix(max(0, width - 1)))
+            while cut.last == " " { cut.removeLast() }
+            out.append(cut + (style.unicode ? "…" : "~"))
         }
         out += notes.prefix(lines - out.count)
         return out + Array(repeating: "", count: lines - out.count)
