@@ -60,9 +60,9 @@ import Testing
         let inbox = try Binary.run(["inbox"], env: env.merging(["LANG": "C"]) { $1 })
         let lines = inbox.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0].hasPrefix("2 * Dentist  Aug 20, 2022, 4:00 - 8:00 PM  "))
+        #expect(lines[0].hasPrefix("2 * . Dentist  Aug 20, 2022, 4:00 - 8:00 PM  "))
         #expect(lines[0].hasSuffix("  [13]"))
-        #expect(lines[1].hasPrefix("1 * Family Reunion  "))
+        #expect(lines[1].hasPrefix("1 * . Family Reunion  "))
         #expect(lines[2] == "You have 2 unread invitations")
         #expect(!inbox.stdout.contains("\u{1B}["))
         // Viewing the inbox cleared the badge: the next notification counts from zero.
