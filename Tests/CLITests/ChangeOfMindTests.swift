@@ -111,6 +111,19 @@ import Testing
         #expect(try read(cal) == expected)
     }
 
+    @Test func whatMergeAcceptedIsUndoneByDecline() throws {
+        let env = try environment()
+        let spool = try Binary.temp("spool/a.json", Data(Self.payload.utf8))
+        let dir = URL(fileURLWithPath: spool).deletingLastPathComponent().path
+        let cal = try Binary.temp("work.ics", Data(Self.original.utf8))
+        let merge = try Binary.run(["merge", "--spool", dir, cal], env: env)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(try read(cal) != Self.original)
+        let declined = try Binary.run(["decline", "1"], env: env)
+        #expect(declined.stdout == "declined: Family Reunion (id 12): removed from \(real(cal))\n")
+        #expect(try read(cal) == Self.original)
+    }
+
     @Test func acceptDeclineAcceptInAVdir() throws {
         let env = try environment()
         try received(env)

@@ -49,7 +49,8 @@ struct AcceptAnswer {
             guard !outcome.isStale && !invite.isCancellation else { return .ok }
             let answers = try context.answers
             try answers.record(answer, for: invite, mail: mail)
-            try remember(change, target: target, key: key, previous: recorded, settings)
+            try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try answers.open(),
+                                       settings: settings, diagnostics: context.diagnostics)
             return .ok
         } catch let busy as Busy {
             let n = busy.report.conflicts.count
@@ -79,25 +80,6 @@ struct AcceptAnswer {
         let answers = try context.answers
         guard FileManager.default.fileExists(atPath: answers.stateDirectory + "/" + StateStore.fileName) else { return nil }
         return try answers.open().written(inviteID: file.invite.id.text).first { $0.calendar == key }
-    }
-
-    /// Remembers the calendar and, for coolcal's own push event, the hash of its block
-    /// as the calendar now holds it (empty when the user's edits are in it: never removed).
-    private func remember(_ change: CalendarChange, target: CalendarLocation, key: String, previous: WrittenEvent?,
-                          _ settings: Settings) throws {
-        var hash = ""
-        if let push = change as? PushAnswerChange, push.isOurs {
-            if case .remote(let url) = target {
-                hash = try settings.writer.storedHash(uid: push.uid, marker: push.marker, at: url) ?? ""
-            } else {
-                hash = push.hash ?? ""
-            }
-        }
-        let store = try context.answers.open()
-        try store.recordWritten(WrittenEvent(inviteID: file.invite.id.text, calendar: key, uid: change.uid, hash: hash,
-                                             answer: answer, writtenAt: settings.now))
-        context.note("\(store.databasePath): remembered \(file.invite.id.text) in \(target.shown)"
-                     + (hash.isEmpty ? "" : " (block \(hash))"))
     }
 
     /// What `--if-free` checks, given the target as read under its lock: the window
