@@ -157,6 +157,12 @@ import Testing
         let me = ["--me", "me@example.com"]
         #expect(try Binary.run(["accept"] + me + ["1", cal], env: env).status == 0)
         #expect(try read(cal).contains("ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\r\n"))
+        // Without --me the answer cannot go into the stored copy: said, and nothing written.
+        let acceptedText = try read(cal)
+        let anonymous = try Binary.run(["decline", "1"], env: env)
+        #expect(anonymous.stdout == "declined: Standup (id standup-9@example.org)\n")
+        #expect(anonymous.stderr.hasPrefix("coolcal: warning: inbox 1: no --me (or 'me' in the config): your PARTSTAT in the stored event stays as the organizer sent it\n"))
+        #expect(try read(cal) == acceptedText)
         let declined = try Binary.run(["decline"] + me + ["1"], env: env)
         #expect(declined.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(real(cal))\n")
         let text = try read(cal)

@@ -28,8 +28,11 @@ struct ChangeOfMind {
                 targets.append((target, key, written.first { $0.calendar == key }))
             }
         }
-        if file.message != nil && settings.me.isEmpty && !targets.isEmpty {
-            context.diagnostics.warn("\(invite.source): no --me (or 'me' in the config): your PARTSTAT in the stored event cannot be set to DECLINED; it stays as it is")
+        // An iTIP copy without the owner among its attendees cannot carry the answer:
+        // said once, and no calendar is touched (nor said to be "already declined").
+        if file.message != nil && !targets.isEmpty, let warning = file.ownerWarning(me: settings.me) {
+            context.diagnostics.warn(warning)
+            targets = []
         }
         let window = ConflictFinder(buffer: settings.buffer(options.buffer), zone: settings.zone).window(for: invite)
         var said: [String] = []
