@@ -128,6 +128,8 @@ struct MergeCommand: CommandUnit, Equatable {
             case .acceptIfFree, .declineBusy, .report: accept = report.free
             }
             var outcome: String
+            // What was written, for the state (`decline` undoes it).
+            var wrote: (change: CalendarChange, outcome: WriteOutcome)?
             var detail = "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s")"
             if policy == .report {
                 outcome = report.free ? "free" : "busy"
@@ -136,6 +138,7 @@ struct MergeCommand: CommandUnit, Equatable {
                 do {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                     let written = try batch.apply(change)
+                    wrote = (change, written)
                     outcome = "accepted"
                     switch written {
                     case .added, .updated: detail += "; written to \(target.shown)"
@@ -158,10 +161,14 @@ struct MergeCommand: CommandUnit, Equatable {
                 outcome = policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
-            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] results in
+            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail, wrote] results in
                 if let store, outcome == "accepted" || outcome == "declined" {
                     let recorded = try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
                                                           at: settings.now, queueFor: server)
+                    if outcome == "accepted", let wrote {
+                        try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
+                                                   store: store, settings: settings, diagnostics: diagnostics)
+                    }
                     if self.reply, let mail = try self.mailReply(file, accepted: outcome == "accepted", answers, name: name) {
                         try answers.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store)
                     }
