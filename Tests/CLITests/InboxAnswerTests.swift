@@ -80,7 +80,10 @@ import Testing
         #expect(try Binary.run(["comment", "4", "later"], env: env).status == 0)
         func marks(_ args: [String], _ lang: String) throws -> [String] {
             let text = try Binary.run(["inbox"] + args, env: env.merging(["LANG": lang]) { $1 }).stdout
-            return text.split(separator: "\n").dropLast().map { line in
+            // Entry lines start with their number; the zone line and the unread count follow.
+            let lines = text.split(separator: "\n")
+            #expect(lines.suffix(2).first == "times in UTC")
+            return lines.dropLast(2).map { line in
                 String(line.split(separator: " ", maxSplits: 3).prefix(3).joined(separator: " ")) + " "
                     + String(line.split(separator: " ", maxSplits: 3)[3].prefix(while: { $0 != " " }))
             }
