@@ -1,14 +1,15 @@
 import Foundation
 
-/// `coolcal accept [--if-free] [--dry-run] INVITE CAL [CAL...]`: writes into the
-/// first CAL; with `--if-free`, every CAL must be free in the buffered window.
+/// `coolcal accept [--if-free] [--dry-run] INVITE [CAL...]`: writes into the
+/// first CAL (none: the config's `calendar` lines); with `--if-free`, every CAL must be
+/// free in the buffered window.
 struct AcceptCommand: CommandUnit, Equatable {
     static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")
     static let dryRun = Flag("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing")
 
     static let spec = CommandSpec(
         name: "accept",
-        usage: "coolcal accept [options] INVITE CAL [CAL...]",
+        usage: "coolcal accept [options] INVITE [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
         options: [ifFree.spec, dryRun.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
@@ -19,6 +20,7 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     var common: CommonOptions
     var invite: String
+    /// The operands after INVITE; none: the config's `calendar` lines.
     var calendars: [String]
     var buffer: Buffer?
     var ifFree = false
@@ -27,9 +29,7 @@ struct AcceptCommand: CommandUnit, Equatable {
     var reply = false
 
     init(_ p: ParsedArguments) throws {
-        guard p.operands.count >= 2 else {
-            throw p.usage("missing \(p.operands.isEmpty ? "an invitation and a calendar" : "a calendar to write to")")
-        }
+        guard !p.operands.isEmpty else { throw p.usage("missing an invitation (and calendars, unless the config names some)") }
         try p.refuseStdin(p.operands.dropFirst(), "only the invitation can be read from standard input")
         invite = p.operands[0]
         calendars = Array(p.operands.dropFirst())
@@ -45,6 +45,10 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     func run(_ context: RunContext) throws -> ExitStatus {
         let settings = try context.settings
+        let calendars = self.calendars.isEmpty ? settings.setting(SettingsTable.calendars).values : self.calendars
+        guard !calendars.isEmpty else {
+            throw UsageError("missing a calendar to write to (name one, or add 'calendar = PATH' to the config file)", command: "accept")
+        }
         let file = try InviteOperand.open(invite, context)
         let invite = file.invite
         let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
@@ -54,7 +58,7 @@ struct AcceptCommand: CommandUnit, Equatable {
         // The target is read through the pre-filter for the buffered window: what
         // `--if-free` checks, and where the new event reads back.
         let window = finder.window(for: invite)
-        let verify = try self.verify(invite, target: target, finder: finder, settings)
+        let verify = try self.verify(invite, target: target, calendars: calendars, finder: finder, settings)
         let mail = reply && !dryRun && !invite.isCancellation ? try context.answers.mailReply(for: file, partstat: "ACCEPTED") : nil
         do {
             // A CalDAV calendar has no lock to hold while checking: it is read with the
@@ -85,7 +89,7 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     /// What `--if-free` checks, given the target as read under its lock: the window
     /// free in every CAL. A cancellation frees time: nothing to check.
-    private func verify(_ invite: Invite, target: CalendarLocation, finder: ConflictFinder,
+    private func verify(_ invite: Invite, target: CalendarLocation, calendars: [String], finder: ConflictFinder,
                         _ settings: Settings) throws -> (ICalCalendar) throws -> Void {
         guard ifFree && !invite.isCancellation else { return { _ in } }
         let check = ConflictCheck(finder: finder, reader: settings.reader)
