@@ -86,8 +86,9 @@ DESTDIR ?=
 RELEASE := .build/release/coolcal
 # No $$ORIGIN rpath (lintian's custom-library-search-path): nothing of Swift's is loaded.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
-# The one warning the static link prints, from the toolchain's libFoundationEssentials.a:
-MKTEMP_WARNING := warning: the use of `mktemp' is dangerous, better use `mkstemp' or `mkdtemp'
+# The one warning the static link prints (mktemp in the toolchain's libFoundationEssentials.a),
+# filtered by that exact line, which packaging/link-warning.txt holds:
+LINK_WARNING := packaging/link-warning.txt
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 DOCDIR = $(PREFIX)/share/doc/coolcal
@@ -99,7 +100,7 @@ INSTALLED := $(BINDIR)/coolcal $(MANDIR)/coolcal.1 $(PREFIX)/share/bash-completi
 	$(USERUNITDIR)/coolcal-merge.service $(USERUNITDIR)/coolcal-merge.timer $(DOCDIR)/examples/crontab
 
 release: deps
-	@set -o pipefail; $(SWIFT) build $(RELEASE_FLAGS) 2>&1 | { grep -vxF -e "$(MKTEMP_WARNING)" || true; }
+	@set -o pipefail; $(SWIFT) build $(RELEASE_FLAGS) 2>&1 | { grep -vxF -f $(LINK_WARNING) || true; }
 
 install:
 	@[ -x $(RELEASE) ] || $(MAKE) --no-print-directory release
@@ -123,8 +124,8 @@ uninstall:
 # A Debian package from a PREFIX=/usr install of the same release build; prints its path last.
 DEBDIR := .build/deb
 deb: release
-	rm -rf $(DEBDIR)/root
-	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEBDIR)/root PREFIX=/usr
+	rm -rf $(DEBDIR)/debian
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEBDIR)/debian/coolcal PREFIX=/usr
 	bash packaging/build-deb.sh $(DEBDIR)
 
 # make install and make deb, checked in DESTDIRs (never system-wide): Tests/Install/run.sh.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# make deb: turns the PREFIX=/usr install tree in DIR/root into DIR/coolcal_VERSION_ARCH.deb
+# make deb: turns the PREFIX=/usr install tree in DIR/debian/coolcal into DIR/coolcal_VERSION_ARCH.deb
 # with dpkg-deb, then runs lintian on it (an error fails the build). Prints the path last.
 set -euo pipefail
 dir=$1
-root=$dir/root
+root=$dir/debian/coolcal
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$root/usr/bin/coolcal
 
@@ -24,9 +24,10 @@ gzip -9nc "$here/changelog" > "$root/usr/share/doc/coolcal/changelog.gz"
 chmod 644 "$root/usr/share/doc/coolcal/changelog.gz"
 
 # Depends: what the binary links, as dpkg-shlibdeps finds it (it wants a debian/control).
-mkdir -p "$dir/debian"
+# --warnings=1: not the notes on libraries pkg-config links but nothing uses (libicalss,
+# libicalvcal, libgio), whose packages are needed all the same.
 printf 'Source: coolcal\n\nPackage: coolcal\nArchitecture: any\n' > "$dir/debian/control"
-shlibs=$(cd "$dir" && dpkg-shlibdeps -O -e root/usr/bin/coolcal | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(cd "$dir" && dpkg-shlibdeps -O --warnings=1 -e debian/coolcal/usr/bin/coolcal | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "make deb: dpkg-shlibdeps found no libraries" >&2; exit 1; }
 
 mkdir -p "$root/DEBIAN"
@@ -54,7 +55,8 @@ chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 deb=$dir/coolcal_${version}_${arch}.deb
 dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 if command -v lintian >/dev/null; then
-  lintian --no-tag-display-limit "$deb" > "$dir/lintian.txt" 2>&1 || true
+  # Errors and warnings, and the informational tags too (the note lists them).
+  lintian --tag-display-limit 0 --display-info "$deb" > "$dir/lintian.txt" 2>&1 || true
   cat "$dir/lintian.txt"
   if grep -q '^E: ' "$dir/lintian.txt"; then echo "make deb: lintian reports errors" >&2; exit 1; fi
 else
