@@ -20,7 +20,9 @@ same() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "$(diff <(printf '%s
 
 for b in "$debug" "$release"; do [ -x "$b" ] || { echo "missing $b (make build release)"; exit 2; }; done
 if [ "$(id -u)" = 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
-swiftlib=/opt/swift
+# The toolchain's root: /opt/swift here and in CI (swift is /opt/swift/usr/bin/swift).
+swiftlib=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
+[ -d "$swiftlib/usr/lib/swift" ] || swiftlib=/opt/swift
 # hidden CMD...: runs CMD with /opt/swift covered by an empty tmpfs.
 hidden() { "${ns[@]}" sh -c 'mount -t tmpfs none "$0" && exec "$@"' "$swiftlib" "$@"; }
 
