@@ -1,6 +1,6 @@
 import Foundation
 
-/// `coolcal merge --spool DIR [--policy P] CAL [CAL...]`: answers every pending
+/// `coolcal merge [--spool DIR] [--policy P] [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
 /// is busy time for the later ones. Accepted events go into the first CAL. DIR may be a
 /// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`. Without DIR or CAL,
