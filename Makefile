@@ -74,8 +74,8 @@ fuzz-smoke: deps
 
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
 SIZES ?= 1000,10000,100000
-bench: deps pydeps
-	$(SWIFT) build -c release
+# (the one release build, make release's: a plain -c release would replace the static binary)
+bench: release pydeps
 	python3 bench/run.py --sizes $(SIZES) --coolcal .build/release/coolcal --python $(PYENV)/bin/python
 
 # Installing (see README.md, Install). `make release` builds as you; `make install` copies
@@ -104,6 +104,8 @@ release: deps
 
 install:
 	@[ -x $(RELEASE) ] || $(MAKE) --no-print-directory release
+	@! readelf -d $(RELEASE) | grep -q 'NEEDED.*libswiftCore' || \
+	  { echo "make install: $(RELEASE) needs the toolchain's libswiftCore.so (not built by make release): run make release" >&2; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(USERUNITDIR) \
 	  $(DESTDIR)$(DOCDIR)/examples

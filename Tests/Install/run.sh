@@ -68,6 +68,13 @@ same "the /usr/local service runs /usr/local/bin/coolcal" "ExecStart=/usr/local/
 make --no-print-directory -s uninstall DESTDIR="$l" >/dev/null 2>&1
 same "make uninstall removes every file it installed" "" "$(find "$l" -type f)"
 
+r=$tmp/refused-tree
+if make --no-print-directory -s install DESTDIR="$r" RELEASE="$debug" >/dev/null 2>&1; then
+  not_ok "make install refuses a binary that needs the toolchain's libswiftCore.so (a plain build)"
+else
+  same "make install refuses a binary that needs the toolchain's libswiftCore.so, installing nothing" "" "$(find "$r" -type f 2>/dev/null)"
+fi
+
 # 3. The binary needs nothing of the toolchain.
 same "the release binary loads no Swift library and has no RUNPATH" "" \
   "$(readelf -d "$release" | grep -E 'NEEDED.*(swift|Foundation|dispatch|BlocksRuntime)|RUNPATH|RPATH')"
