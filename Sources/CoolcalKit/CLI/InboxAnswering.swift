@@ -56,7 +56,7 @@ struct AnswerOptions: Equatable, Sendable {
 enum InboxAnswering {
     /// Answers the invitation `operand` names: a file (or `-`), else an inbox number,
     /// id or UID. `calendars`: where `accept`/`tentative` write (the first CAL;
-    /// required) and what `decline` changes its mind in (empty: the calendars the
+    /// none: the config's `calendar` lines) and what `decline` changes its mind in (empty: the calendars the
     /// state remembers coolcal wrote it into); ignored by a comment.
     static func answer(_ kind: AnswerKind, invite operand: String, calendars: [String],
                        options: AnswerOptions = AnswerOptions(), context: RunContext) throws -> ExitStatus {
@@ -74,8 +74,11 @@ enum InboxAnswering {
                                context: RunContext) throws -> ExitStatus {
         switch kind {
         case .accept, .tentative:
+            // None named: the config's `calendar` lines.
+            let calendars = calendars.isEmpty ? try context.settings.setting(SettingsTable.calendars).values : calendars
             guard !calendars.isEmpty else {
-                throw UsageError("missing a calendar to write to", command: context.common.command ?? "accept")
+                throw UsageError("missing a calendar to write to (name one, or add 'calendar = PATH' to the config file)",
+                                 command: context.common.command ?? "accept")
             }
             return try AcceptAnswer(file: file, calendars: calendars, options: options, tentative: kind == .tentative,
                                     context: context).run()

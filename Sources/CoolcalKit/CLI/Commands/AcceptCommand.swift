@@ -1,8 +1,8 @@
 import Foundation
 
-/// `coolcal accept [--if-free] [--dry-run] [--tentative] INVITE CAL [CAL...]`: writes
-/// into the first CAL (through `InboxAnswering`); with `--if-free`, every CAL must be
-/// free in the buffered window.
+/// `coolcal accept [--if-free] [--dry-run] [--tentative] INVITE [CAL...]`: writes
+/// into the first CAL (none: the config's `calendar` lines), through `InboxAnswering`;
+/// with `--if-free`, every CAL must be free in the buffered window.
 struct AcceptCommand: CommandUnit, Equatable {
     static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")
     static let dryRun = Flag("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing")
@@ -10,7 +10,7 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     static let spec = CommandSpec(
         name: "accept",
-        usage: "coolcal accept [options] INVITE CAL [CAL...]",
+        usage: "coolcal accept [options] INVITE [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
         options: [ifFree.spec, dryRun.spec, tentative.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
@@ -22,6 +22,7 @@ struct AcceptCommand: CommandUnit, Equatable {
 
     var common: CommonOptions
     var invite: String
+    /// The operands after INVITE; none: the config's `calendar` lines.
     var calendars: [String]
     var buffer: Buffer?
     var ifFree = false
@@ -32,9 +33,7 @@ struct AcceptCommand: CommandUnit, Equatable {
     var reply = false
 
     init(_ p: ParsedArguments) throws {
-        guard p.operands.count >= 2 else {
-            throw p.usage("missing \(p.operands.isEmpty ? "an invitation and a calendar" : "a calendar to write to")")
-        }
+        guard !p.operands.isEmpty else { throw p.usage("missing an invitation (and calendars, unless the config names some)") }
         try p.refuseStdin(p.operands.dropFirst(), "only the invitation can be read from standard input")
         invite = p.operands[0]
         calendars = Array(p.operands.dropFirst())
