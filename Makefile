@@ -1,12 +1,15 @@
 # coolcal — two commands on a fresh Debian machine with the Swift toolchain:
 #   make demo   install what is missing, build, run the main job on samples/
 #   make test   install what is missing, build, run every test
+# and for people who want it on their PATH:
+#   make install   copy the release build (make release, as yourself) to PREFIX (default /usr/local)
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4 msmtp
-# install and package (make install, make deb):
-APT_PACKAGES +=
+# install and package (make install, make deb): static Foundation links libcurl and libxml2;
+# dpkg-shlibdeps (dpkg-dev) and lintian check the package:
+APT_PACKAGES += libcurl4-openssl-dev libxml2-dev dpkg-dev lintian
 # review and the day view (tmux drives the terminal tests):
 APT_PACKAGES += tmux
 # desktop notifications (a session bus and a notification server for the tests):
@@ -14,7 +17,8 @@ APT_PACKAGES += libglib2.0-dev dbus-daemon dbus-bin dunst xvfb
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 
-.PHONY: all deps pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean
+.PHONY: all deps pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean \
+	release install uninstall deb install-test
 
 all: build
 
@@ -46,7 +50,7 @@ demo: build
 	@$(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
 	status=$$?; echo "(exit status $$status: 1 means busy)"; [ $$status -le 1 ]
 
-test: build pydeps lint-man differential fuzz-smoke unit
+test: build pydeps lint-man install-test differential fuzz-smoke unit
 
 lint-man: deps
 	mandoc -Tlint -W warning man/coolcal.1
@@ -70,9 +74,65 @@ fuzz-smoke: deps
 
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
 SIZES ?= 1000,10000,100000
-bench: deps pydeps
-	$(SWIFT) build -c release
+# (the one release build, make release's: a plain -c release would replace the static binary)
+bench: release pydeps
 	python3 bench/run.py --sizes $(SIZES) --coolcal .build/release/coolcal --python $(PYENV)/bin/python
+
+# Installing (see README.md, Install). `make release` builds as you; `make install` copies
+# what is built (building only when nothing is), so `sudo make install` leaves no root-owned
+# files in .build/. The Swift runtime is linked in: the binary needs no /opt/swift.
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE := .build/release/coolcal
+# No $$ORIGIN rpath (lintian's custom-library-search-path): nothing of Swift's is loaded.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+# The one warning the static link prints (mktemp in the toolchain's libFoundationEssentials.a),
+# filtered by that exact line, which packaging/link-warning.txt holds:
+LINK_WARNING := packaging/link-warning.txt
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+DOCDIR = $(PREFIX)/share/doc/coolcal
+USERUNITDIR = $(PREFIX)/lib/systemd/user
+# zsh's default fpath has vendor-completions under /usr, site-functions under /usr/local.
+ZSHDIR = $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+INSTALLED := $(BINDIR)/coolcal $(MANDIR)/coolcal.1 $(PREFIX)/share/bash-completion/completions/coolcal \
+	$(ZSHDIR)/_coolcal $(PREFIX)/share/fish/vendor_completions.d/coolcal.fish \
+	$(USERUNITDIR)/coolcal-merge.service $(USERUNITDIR)/coolcal-merge.timer $(DOCDIR)/examples/crontab
+
+release: deps
+	@set -o pipefail; $(SWIFT) build $(RELEASE_FLAGS) 2>&1 | { grep -vxF -f $(LINK_WARNING) || true; }
+
+install:
+	@[ -x $(RELEASE) ] || $(MAKE) --no-print-directory release
+	@! readelf -d $(RELEASE) | grep -q 'NEEDED.*libswiftCore' || \
+	  { echo "make install: $(RELEASE) needs the toolchain's libswiftCore.so (not built by make release): run make release" >&2; exit 1; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(USERUNITDIR) \
+	  $(DESTDIR)$(DOCDIR)/examples
+	install -m 755 $(RELEASE) $(DESTDIR)$(BINDIR)/coolcal
+	install -m 644 man/coolcal.1 $(DESTDIR)$(MANDIR)/coolcal.1
+	$(RELEASE) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/coolcal
+	$(RELEASE) completions zsh > $(DESTDIR)$(ZSHDIR)/_coolcal
+	$(RELEASE) completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/coolcal.fish
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/coolcal-merge.service.in > $(DESTDIR)$(USERUNITDIR)/coolcal-merge.service
+	install -m 644 packaging/coolcal-merge.timer $(DESTDIR)$(USERUNITDIR)/coolcal-merge.timer
+	sed 's|@BINDIR@|$(BINDIR)|g' packaging/crontab.in > $(DESTDIR)$(DOCDIR)/examples/crontab
+	chmod 644 $(addprefix $(DESTDIR),$(filter-out $(BINDIR)/coolcal,$(INSTALLED)))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# A Debian package from a PREFIX=/usr install of the same release build; prints its path last.
+DEBDIR := .build/deb
+deb: release
+	rm -rf $(DEBDIR)/debian
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(DEBDIR)/debian/coolcal PREFIX=/usr
+	bash packaging/build-deb.sh $(DEBDIR)
+
+# make install and make deb, checked in DESTDIRs (never system-wide): Tests/Install/run.sh.
+install-test: build release
+	bash Tests/Install/run.sh
 
 clean:
 	rm -rf .build

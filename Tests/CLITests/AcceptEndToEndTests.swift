@@ -183,8 +183,11 @@ import Testing
         #expect(try read(cal) == before)
     }
 
-    @Test func declineNeverTouchesACalendar() throws {
-        let run = try Binary.run(["decline", Binary.sample("invite.json")])
+    /// With nothing accepted in its own state, decline changes no calendar (what it
+    /// undoes after an accept: ChangeOfMindTests).
+    @Test func declineWithNothingAcceptedTouchesNoCalendar() throws {
+        let state = URL(fileURLWithPath: try Binary.temp("x", Data())).deletingLastPathComponent().appendingPathComponent("state").path
+        let run = try Binary.run(["decline", Binary.sample("invite.json")], env: ["COOLCAL_STATE": state])
         #expect(run.status == 0)
         #expect(run.stdout == "declined: Family Reunion (id 12)\n")
         let bad = try Binary.run(["decline", "-"], stdin: "{}")

@@ -137,7 +137,7 @@ import Testing
         let call = desk.notifyCalls
         #expect(call.contains("string \"coolcal\""))
         #expect(call.contains("string \"Tom &amp; Jerry&apos;s &lt;b&gt;reunion&lt;/b&gt;\""), "\(call)")
-        #expect(call.contains("string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\n2 conflicts\"\n"), "\(call)")
+        #expect(call.contains("string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\ntimes in America/Los_Angeles\n2 conflicts\"\n"), "\(call)")
         #expect(call.contains("   array [\n      string \"accept\"\n      string \"Accept\"\n      string \"decline\"\n      string \"Decline\"\n   ]"), "\(call)")
         #expect(Self.read(desk.dir + "/out") == "accepted: Tom & Jerry's <b>reunion</b> (id 41): added to \(calendar)\n")
         let after = try Data(contentsOf: URL(fileURLWithPath: calendar))
@@ -186,7 +186,7 @@ import Testing
         #expect(run.stderr.hasSuffix("); shown as a text notification\n"), "\(run.stderr)")
         let aps = try #require(try Binary.json(run.stdout)["aps"] as? [String: Any])
         let alert = try #require(aps["alert"] as? [String: Any])
-        #expect(alert["body"] as? String == "Family Reunion\n8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM")
+        #expect(alert["body"] as? String == "Family Reunion\n8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\ntimes in America/Los_Angeles")
     }
 
     @Test func mergeNotifyPostsEachOutcome() throws {
@@ -199,7 +199,7 @@ import Testing
                                  env: ["DBUS_SESSION_BUS_ADDRESS": desk.address, "TZ": "America/Los_Angeles"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try desk.waitDisplayed(1))
-        #expect(desk.notifyCalls.contains("string \"Family Reunion\"\n   string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\nbusy: 2 conflicts; not accepted\"\n   array [\n   ]"),
+        #expect(desk.notifyCalls.contains("string \"Family Reunion\"\n   string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\ntimes in America/Los_Angeles\nbusy: 2 conflicts; not accepted\"\n   array [\n   ]"),
                 "\(desk.notifyCalls)")
         // Without a bus (cron): nothing said.
         try FileManager.default.copyItem(atPath: Binary.sample("invite-free.json"), toPath: spool + "/b-dentist.json")

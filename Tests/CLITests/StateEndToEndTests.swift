@@ -28,7 +28,7 @@ import Testing
         #expect(first.status == 0)
         #expect(first.stderr == "")
         let alert = try #require(try aps(first)["alert"] as? [String: Any])
-        #expect(alert["body"] as? String == "Family Reunion\n8/20/22, 4:00\u{2009}–\u{2009}8:00\u{202F}PM")
+        #expect(alert["body"] as? String == "Family Reunion\n8/20/22, 4:00\u{2009}–\u{2009}8:00\u{202F}PM\ntimes in UTC")
         #expect(try aps(first)["badge"] as? Int == 1)
         #expect(try aps(first)["category"] as? String == "INVITATION")
         let second = try Binary.run(["notify", "-"], stdin: payload(13, "Dentist", badge: 2), env: env)
@@ -59,11 +59,12 @@ import Testing
         _ = try Binary.run(["notify", "-"], stdin: payload(13, "Dentist", badge: 1), env: env)
         let inbox = try Binary.run(["inbox"], env: env.merging(["LANG": "C"]) { $1 })
         let lines = inbox.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
-        #expect(lines[0].hasPrefix("2 * Dentist  Aug 20, 2022, 4:00 - 8:00 PM  "))
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("2 * . Dentist  Aug 20, 2022, 4:00 - 8:00 PM  "))
         #expect(lines[0].hasSuffix("  [13]"))
-        #expect(lines[1].hasPrefix("1 * Family Reunion  "))
-        #expect(lines[2] == "You have 2 unread invitations")
+        #expect(lines[1].hasPrefix("1 * . Family Reunion  "))
+        #expect(lines[2] == "times in UTC")
+        #expect(lines[3] == "You have 2 unread invitations")
         #expect(!inbox.stdout.contains("\u{1B}["))
         // Viewing the inbox cleared the badge: the next notification counts from zero.
         #expect(try aps(try Binary.run(["notify", "-"], stdin: payload(14, "Tea", badge: 1), env: env))["badge"] as? Int == 1)
@@ -77,7 +78,7 @@ import Testing
         #expect(entries.map { $0["number"] as? Int } == [3, 2, 1])
         // --unread leaves out what was opened (12, number 1).
         let unread = try Binary.run(["inbox", "--unread"], env: env.merging(["LANG": "C"]) { $1 }).stdout
-        #expect(unread.split(separator: "\n").map { String($0.prefix(2)) } == ["3 ", "2 ", "Yo"])
+        #expect(unread.split(separator: "\n").map { String($0.prefix(2)) } == ["3 ", "2 ", "ti", "Yo"])
         // An INVITE operand that is no file names an inbox entry: by number, or by id.
         let byNumber = try Binary.run(["conflicts", "--json", "2", Binary.sample("work.ics")], env: env)
         #expect(try Binary.json(byNumber.stdout)["invite"].flatMap { ($0 as? [String: Any])?["title"] as? String } == "Dentist")
@@ -104,6 +105,7 @@ import Testing
             Bringing "cake"
             and ✓ Grüße
         ✗ Dentist  Aug 23, 2022, 4:00\u{2009}–\u{2009}5:00\u{202F}PM
+        times in UTC
 
         """)
         let ascii = try Binary.run(["responses"], env: env.merging(["LANG": "C"]) { $1 }).stdout

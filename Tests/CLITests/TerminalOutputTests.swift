@@ -13,16 +13,17 @@ import CoolcalKit
         return out.text
     }
 
-    @Test func timelineAndColourOnATerminal() {
+    @Test func dayViewAndColourOnATerminal() {
         let text = run([:])
-        #expect(text.contains("invitation  "))
-        #expect(text.contains("█"))
+        #expect(text.contains("  \u{1B}[2mtimes in UTC\u{1B}[0m\n"))
+        #expect(text.contains("\u{1B}[1m█Family Reunion\u{1B}[0m"), "the invitation's lane, bold")
         #expect(text.contains("\u{1B}[38;2;30;144;255m"), "work.ics colour from X-APPLE-CALENDAR-COLOR")
     }
 
-    @Test func noColorKeepsTheTimelineWithoutEscapes() {
+    @Test func noColorKeepsTheDayViewWithoutEscapes() {
         let text = run(["NO_COLOR": "1"])
-        #expect(text.contains("invitation  "))
+        #expect(text.contains("  times in UTC\n"))
+        #expect(text.contains(" █Family Reunion"))
         #expect(!text.contains("\u{1B}["))
     }
 

@@ -63,7 +63,9 @@ struct Answers {
 
     /// Tries to empty the outbox without waiting for another coolcal that is at it:
     /// server answers when a server is configured, mail replies through the sendmail.
-    func deliver(_ store: StateStore) throws {
+    /// `patience` (`merge -q`): answers still queued are told only once the oldest has
+    /// waited that long, so that cron mails when a person is needed, not every run.
+    func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws {
         let server = try server()
         let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state == .queued }
         guard server != nil || mailWaiting else { return }
@@ -72,16 +74,27 @@ struct Answers {
             do { sendmail = try self.sendmail() } catch { diagnostics.warn("\(error); mail replies stay queued") }
         }
         let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0)
-        warnAboutMail(summary)
+        if let patience { try warnAboutWaiting(store, longerThan: patience) }
+        warnAboutMail(summary, queued: patience == nil)
         guard let server else { return }
         diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
                          + (summary.skipped ? " (another coolcal is delivering)" : ""))
-        if summary.queued > 0 {
+        if summary.queued > 0 && patience == nil {
             let why = summary.stopReason.map { " (\($0))" } ?? ""
             diagnostics.warn("\(summary.queued) answer\(summary.queued == 1 ? "" : "s") queued for \(RSVPClient.redacted(server))\(why); 'coolcal outbox flush' retries")
         }
         if summary.failed > 0 {
             diagnostics.warn("\(summary.failed) answer\(summary.failed == 1 ? " was" : "s were") refused by the server; see 'coolcal outbox'")
         }
+    }
+
+    /// One warning for the answers (to the server or by mail) queued longer than `age`.
+    private func warnAboutWaiting(_ store: StateStore, longerThan age: TimeInterval) throws {
+        let waiting = try store.outbox().filter { $0.state == .queued && settings.now.timeIntervalSince($0.createdAt) > age }
+        guard let oldest = waiting.min(by: { $0.createdAt < $1.createdAt }) else { return }
+        let since = OccurrenceTime.instant(Int64(oldest.createdAt.timeIntervalSince1970)).jsonString
+        let last = oldest.lastError.map { "; last: \($0)" } ?? ""
+        diagnostics.warn("\(waiting.count) answer\(waiting.count == 1 ? " has" : "s have") waited in the outbox for more than "
+                         + "\(Int(age / 3600)) hours (the oldest since \(since)\(last)); 'coolcal outbox' lists them")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `$XDG_CONFIG_HOME/coolcal/config` (default `~/.config/coolcal/config`):
 /// `key = value` lines, `#` comments. Keys: those of `SettingsTable` (`me` and
-/// `calendar` repeat). Flags and coolcal's environment variables override it.
+/// `calendar` repeat; `~/` in `calendar` and `spool` is `$HOME/`). Flags and coolcal's environment variables override it.
 public struct Config: Equatable {
     public var me: [String] = []
     public var buffer: Buffer?
@@ -71,7 +71,7 @@ public struct Config: Equatable {
                 diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
                 continue
             }
-            config.values[key, default: []].append(key == "calendar" ? expandTilde(value, env: env) : value)
+            config.values[key, default: []].append(key == "calendar" || key == "spool" ? expandTilde(value, env: env) : value)
             switch key {
             case "me":
                 config.me.append(value)

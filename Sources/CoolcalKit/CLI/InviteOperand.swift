@@ -12,8 +12,9 @@ enum InviteOperand {
     static func load(_ operand: String, _ context: RunContext) throws -> Invite {
         let zone = try context.settings.zone
         guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.load(operand, floatingZone: zone) }
-        let invite = try InviteLoader.parse(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
+        var invite = try InviteLoader.parse(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
         if invite.isCancellation { throw InviteLoader.cancellation(invite) }
+        if invite.mail == nil { invite.mail = entry.mail }
         return invite
     }
 
@@ -21,7 +22,15 @@ enum InviteOperand {
     static func open(_ operand: String, _ context: RunContext) throws -> InvitationFile {
         let zone = try context.settings.zone
         guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.open(operand, floatingZone: zone) }
-        return try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
+        return try open(entry, context)
+    }
+
+    /// The invitation an inbox entry keeps, with the e-mail headers it arrived with
+    /// (so a mail reply has its `In-Reply-To`).
+    static func open(_ entry: InboxEntry, _ context: RunContext) throws -> InvitationFile {
+        var file = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: try context.settings.zone)
+        if file.invite.mail == nil { file.invite.mail = entry.mail }
+        return file
     }
 
     /// What messages call an invitation read from the inbox.

@@ -61,9 +61,10 @@ extension Answers {
     }
 
     /// What a drain left of the mail replies, on stderr.
-    func warnAboutMail(_ summary: OutboxDrainer.Summary) {
+    /// `queued`: also warn about replies still queued (not with `merge -q`).
+    func warnAboutMail(_ summary: OutboxDrainer.Summary, queued: Bool = true) {
         if summary.mailed > 0 { diagnostics.note("outbox: \(summary.mailed) mail repl\(summary.mailed == 1 ? "y" : "ies") sent") }
-        if summary.mailQueued > 0 {
+        if summary.mailQueued > 0 && queued {
             let why = summary.mailStopReason.map { " (\($0))" } ?? (summary.skipped ? " (another coolcal is delivering)" : "")
             diagnostics.warn("\(summary.mailQueued) mail repl\(summary.mailQueued == 1 ? "y" : "ies") queued\(why); 'coolcal outbox flush' retries")
         }

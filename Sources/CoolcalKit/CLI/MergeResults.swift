@@ -12,11 +12,16 @@ struct MergeResults {
 
     /// `outcome` (accepted, declined, busy, free, ignored, cancelled, failed) for `name`;
     /// `invite` nil when it could not be read (`detail` is then the reason).
+    /// With `-q` only the lines that need a person are printed: an invitation that
+    /// failed or stayed busy.
     mutating func add(_ context: RunContext, _ outcome: String, _ name: String, _ invite: Invite?, _ detail: String) {
         guard json else {
             let padded = outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
-            guard let invite else { return context.say("\(padded) \(name)") }
-            return context.say("\(padded) \(name)  \(invite.title)  \(invite.start.jsonString)  (\(detail))")
+            let line = invite.map { "\(padded) \(name)  \($0.title)  \($0.start.jsonString)  (\(detail))" } ?? "\(padded) \(name)"
+            if context.common.quiet && (outcome == "busy" || outcome == "failed") {
+                return context.out.write(PrintableText.clean(line) + "\n")
+            }
+            return context.say(line)
         }
         var fields: [(String, JSONValue)] = [("name", .string(name)), ("outcome", .string(outcome))]
         if let invite {

@@ -49,7 +49,10 @@ enum SettingsTable {
     static let me = SettingKey(name: "me", flag: "me", configKey: "me")
     static let buffer = SettingKey(name: "buffer", flag: "buffer", configKey: "buffer")
     static let hours = SettingKey(name: "hours", flag: "hours", configKey: "hours")
+    /// Used by `conflicts`, `events`, `accept` and `merge` when they name no calendar.
     static let calendars = SettingKey(name: "calendars", configKey: "calendar")
+    /// `merge`'s spool directory when `--spool` is not given.
+    static let spool = SettingKey(name: "spool", flag: "spool", configKey: "spool")
     static let domain = SettingKey(name: "domain", configKey: "domain", fallback: { _ in "host name" })
     static let state = SettingKey(name: "state", flag: "state", environment: ["COOLCAL_STATE"],
                                   fallback: { ($0["XDG_DATA_HOME"] ?? "").isEmpty ? "default" : "XDG_DATA_HOME" })
@@ -61,7 +64,7 @@ enum SettingsTable {
     /// The command that mails answers (`reply --send`, `--reply`), split on whitespace.
     static let sendmail = SettingKey(name: "sendmail", environment: ["COOLCAL_SENDMAIL"], configKey: "sendmail")
 
-    static let all = [tz, me, buffer, hours, calendars, domain, state, server, locale, lockTimeout, serverTimeout,
+    static let all = [tz, me, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
                       inputTimeout, sendmail]
 
     /// The keys a config file may hold.

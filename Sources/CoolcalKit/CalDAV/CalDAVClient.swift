@@ -150,6 +150,21 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
         }
     }
 
+    /// Deletes the resource at `href` if its etag is still `etag` (`If-Match`); one
+    /// already gone counts as deleted. A failed precondition is `.preconditionFailed`.
+    public func delete(_ href: String, etag: String) throws {
+        let url = try resolve(href)
+        let response = try transport.send(method: "DELETE", url: url, headers: ["If-Match": etag], body: nil,
+                                          credentials: credentials)
+        switch response.status {
+        case 200..<300, 404, 410: return
+        case 412:
+            throw CalDAVError(.preconditionFailed, url: CalDAVLocation.redact(url.absoluteString),
+                              "DELETE: precondition failed (HTTP 412): it changed since it was read", status: 412)
+        default: throw failure(response, method: "DELETE", url: url)
+        }
+    }
+
     /// Creates the collection with the server's defaults (`MKCALENDAR`).
     public func makeCalendar() throws {
         let response = try send("MKCALENDAR", location.url, body: CalDAVRequestBody.mkcalendar)

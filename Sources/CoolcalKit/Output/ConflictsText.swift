@@ -2,9 +2,12 @@
 /// calendar, time and relation, then what was ignored and why.
 public struct ConflictsText {
     public var style: TextStyle
+    /// Columns for the day view, or nil for none (text piped to another program).
+    public var dayViewWidth: Int?
 
-    public init(style: TextStyle) {
+    public init(style: TextStyle, dayViewWidth: Int? = nil) {
         self.style = style
+        self.dayViewWidth = dayViewWidth
     }
 
     public func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
@@ -17,10 +20,12 @@ public struct ConflictsText {
             out += "  repeats: \(checked.count) instances checked, through \(dates.range(start: last.start, end: last.end))"
                 + (busy == 0 ? "" : "; \(busy) busy") + "\n"
             out += "  " + style.dim("window: \(report.buffer.description) buffer around each instance") + "\n"
+            out += "  " + style.dim(dates.zoneLine) + "\n"
         } else {
             out += "  " + style.dim("window (\(report.buffer.description) buffer): " + dates.timeRange(report.window)) + "\n"
-            if style.terminal {
-                out += Timeline(style: style, dates: dates).render(report)
+            out += "  " + style.dim(dates.zoneLine) + "\n"
+            if let width = dayViewWidth {
+                out += "\n" + DayView.render(DayViewInput(report: report, zone: style.zone), width: width, style: style)
             }
         }
         out += "\n"

@@ -6,6 +6,8 @@ struct DateText {
     private let timed: DateIntervalFormatter
     private let days: DateIntervalFormatter
     private let times: DateIntervalFormatter
+    private let clock: DateFormatter
+    private let heading: DateFormatter
 
     init(style: TextStyle) {
         self.style = style
@@ -20,6 +22,15 @@ struct DateText {
         timed = make(.medium, .short)
         days = make(.medium, .none)
         times = make(.none, .short)
+        clock = DateFormatter()
+        clock.locale = style.locale
+        clock.timeZone = style.zone
+        clock.dateStyle = .none
+        clock.timeStyle = .short
+        heading = DateFormatter()
+        heading.locale = style.locale
+        heading.timeZone = style.zone
+        heading.setLocalizedDateFormatFromTemplate("EEEMMMd")
     }
 
     /// A range for an occurrence or invitation: dates for all-day spans.
@@ -36,9 +47,10 @@ struct DateText {
             let text = Self.gregorian(f, date(s.secondsAsUTC), date(last.secondsAsUTC))
             return clean(text + " (" + allDayWord + ")")
         case (.instant(let s), .instant(let e)):
-            return clean(Self.gregorian(timed, date(s), date(e)))
+            return withOffsets(s, e, timed) ?? clean(Self.gregorian(timed, date(s), date(e)))
         default:
-            return clean(Self.gregorian(timed, date(instant(start)), date(instant(end))))
+            let (s, e) = (instant(start), instant(end))
+            return withOffsets(s, e, timed) ?? clean(Self.gregorian(timed, date(s), date(e)))
         }
     }
 
@@ -56,7 +68,8 @@ struct DateText {
             return clean(Self.gregorian(f, date(s.secondsAsUTC), date(last.secondsAsUTC)))
         default:
             f.timeStyle = .short
-            return clean(Self.gregorian(f, date(instant(start)), date(instant(end))))
+            let (s, e) = (instant(start), instant(end))
+            return withOffsets(s, e, f) ?? clean(Self.gregorian(f, date(s), date(e)))
         }
     }
 
@@ -64,17 +77,46 @@ struct DateText {
     func timeRange(_ w: TimeWindow) -> String {
         let sameDay = SystemZone(style.zone).localFields(ofUTC: w.start).dateOnly
             == SystemZone(style.zone).localFields(ofUTC: max(w.start, w.end - 1)).dateOnly
-        return clean(Self.gregorian(sameDay ? times : timed, date(w.start), date(w.end)))
+        return withOffsets(w.start, w.end, sameDay ? times : timed)
+            ?? clean(Self.gregorian(sameDay ? times : timed, date(w.start), date(w.end)))
     }
 
-    /// A short time of day (`1:30 PM`), for timeline labels.
+    /// A range whose ends need their offsets (`ZoneMarks`: an end in a repeated hour,
+    /// or the span crosses a change of offset), or nil when neither does: each end
+    /// alone with its offset, the end's date only when it is another day, as in
+    /// `Oct 25, 2026, 2:30 AM +02 – 2:30 AM +01`.
+    /// Each end is its date in `f`'s date style, a comma and its time (the form the
+    /// range formatter writes across days); a same-day end is its time alone.
+    private func withOffsets(_ s: Int64, _ e: Int64, _ f: DateIntervalFormatter) -> String? {
+        let marks = ZoneMarks(zone: style.zone)
+        guard marks.crossesTransition(start: s, end: e) || marks.ambiguous(s) || marks.ambiguous(e) else { return nil }
+        let zone = SystemZone(style.zone)
+        let sameDay = zone.localFields(ofUTC: s).dateOnly == zone.localFields(ofUTC: e).dateOnly
+        let day = DateFormatter()
+        day.locale = style.locale
+        day.timeZone = style.zone
+        day.dateStyle = DateFormatter.Style(rawValue: f.dateStyle.rawValue) ?? .medium
+        day.timeStyle = .none
+        func stamp(_ t: Int64, withDate: Bool) -> String {
+            let time = clock.string(from: date(t)) + " " + marks.offsetText(t)
+            return withDate && day.dateStyle != .none ? day.string(from: date(t)) + ", " + time : time
+        }
+        let left = stamp(s, withDate: true)
+        let right = stamp(e, withDate: !sameDay)
+        return clean(left + "\u{2009}\u{2013}\u{2009}" + right)
+    }
+
+    /// A short time of day (`1:30 PM`), for the day view's hour ticks.
     func time(_ s: Int64) -> String {
-        let f = DateFormatter()
-        f.locale = style.locale
-        f.timeZone = style.zone
-        f.dateStyle = .none
-        f.timeStyle = .short
-        return clean(f.string(from: date(s)))
+        clean(clock.string(from: date(s)))
+    }
+
+    /// What text output says once about its zone: `times in Europe/Berlin`.
+    var zoneLine: String { ZoneMarks(zone: style.zone).line }
+
+    /// The day view's heading on each day change: `Tue, Dec 1`.
+    func day(_ s: Int64) -> String {
+        clean(heading.string(from: date(s)))
     }
 
     private var allDayWord: String { "all day" }

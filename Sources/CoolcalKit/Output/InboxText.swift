@@ -1,7 +1,9 @@
 import Foundation
 
-/// The inbox as the app showed it: unread marker, title (or `---`), date range, how
-/// long ago it arrived, a stable colour per invitation on a terminal.
+/// The inbox as the app showed it: unread marker, your answer (✓ accepted, ✗ declined,
+/// ? tentative, ✎ commented, · unanswered; `+ x ? # .` without UTF-8), title (or
+/// `---`), date range, how long ago it arrived, a stable colour per invitation on a
+/// terminal.
 struct InboxText {
     let style: TextStyle
     let now: Date
@@ -16,10 +18,11 @@ struct InboxText {
             let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
             let title = e.title.isEmpty ? "---" : style.printable(e.title)
-            var line = "\(number) \(marker) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
+        out += dates.zoneLine + "\n"
         let unread = entries.filter { !$0.read }.count
         out += unread == 0 ? "You have no unread invitations\n"
             : "You have \(unread) unread invitation\(unread == 1 ? "" : "s")\n"
@@ -29,9 +32,30 @@ struct InboxText {
     func render(_ e: InboxEntry) -> String {
         let dates = DateText(style: style)
         return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
-            + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
+            + "\n  " + dates.zoneLine + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
+            + "  " + InboxText.mark(e.answer, style) + " " + InboxText.answerWord(e.answer) + "\n"
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
+    }
+
+    /// How an answer is marked, in `inbox` and `responses`.
+    static func mark(_ answer: Answer?, _ style: TextStyle) -> String {
+        switch answer {
+        case .accepted?: return style.paint(style.unicode ? "✓" : "+", "32")
+        case .declined?: return style.paint(style.unicode ? "✗" : "x", "31")
+        case .tentative?: return style.paint("?", "33")
+        case .comment?: return style.unicode ? "✎" : "#"
+        case nil: return style.unicode ? "·" : "."
+        }
+    }
+
+    /// The `answer` field of `inbox --json`, and what `inbox open` says.
+    static func answerWord(_ answer: Answer?) -> String {
+        switch answer {
+        case .comment?: return "commented"
+        case let answer?: return answer.rawValue
+        case nil: return "unanswered"
+        }
     }
 
     /// "2 hours ago", in the output locale.
@@ -54,6 +78,7 @@ struct InboxText {
             ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
             ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
             ("read", .bool(e.read)), ("number", .int(e.number)),
+            ("answer", e.answer == nil ? .null : .string(answerWord(e.answer))),
         ]
         // Only for an invitation that arrived by e-mail (additive: a payload's entry is as before).
         if let mail = e.mail {
@@ -69,7 +94,7 @@ struct InboxText {
     }
 }
 
-/// `coolcal responses`: every answer by start, ✓ accepted, ✗ declined, ✎ comment.
+/// `coolcal responses`: every answer by start, ✓ accepted, ✗ declined, ? tentative, ✎ comment.
 struct ResponsesText {
     let style: TextStyle
 
@@ -90,17 +115,12 @@ struct ResponsesText {
         guard !entries.isEmpty else { return "No answers yet.\n" }
         let dates = DateText(style: style)
         return entries.map { e in
-            let mark: String
-            switch e.answer {
-            case .accepted: mark = style.paint(style.unicode ? "✓" : "+", "32")
-            case .declined: mark = style.paint(style.unicode ? "✗" : "x", "31")
-            case .comment: mark = style.unicode ? "✎" : "#"
-            }
+            let mark = InboxText.mark(e.answer, style)
             var line = "\(mark) \(e.title.isEmpty ? "---" : style.printable(e.title))  \(dates.range(start: e.start, end: e.end))"
             if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
             if let mail = e.mail { line += mail == .delivered ? "  (mailed)" : "  (mail \(mail.rawValue))" }
             if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
             return line + "\n"
-        }.joined()
+        }.joined() + dates.zoneLine + "\n"
     }
 }

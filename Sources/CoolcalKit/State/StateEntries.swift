@@ -5,12 +5,15 @@ public enum Answer: String, Sendable, CaseIterable {
     case accepted
     case declined
     case comment
+    /// `accept --tentative`: may attend (sent as `…/tentative`).
+    case tentative
 
-    /// The last path segment of the server request: `accept`, `decline`, `comment`.
+    /// The last path segment of the server request: `accept`, `decline`, `tentative`, `comment`.
     public var method: String {
         switch self {
         case .accepted: return "accept"
         case .declined: return "decline"
+        case .tentative: return "tentative"
         case .comment: return "comment"
         }
     }
@@ -42,6 +45,9 @@ public struct InboxEntry: Equatable, Sendable {
     public var number: Int64 = 0
     /// The e-mail it arrived in (sender, subject, Message-ID), nil when it did not.
     public var mail: MailHeaders? = nil
+    /// Its answer: the latest accept, decline or tentative, else `.comment` when only
+    /// commented on; nil when unanswered.
+    public var answer: Answer? = nil
 }
 
 /// Where an answer stands with the server.

@@ -19,7 +19,7 @@ extension StateStore {
     public func recordAnswer(_ answer: Answer, for invite: Invite, comment: String?, at date: Date,
                              queueFor server: URL?) throws -> RecordedAnswer {
         let id = invite.id.text
-        let kinds = answer == .comment ? "'comment'" : "'accepted', 'declined'"
+        let kinds = answer == .comment ? "'comment'" : "'accepted', 'declined', 'tentative'"
         let details: [SQLiteValue] = [
             .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),
             .integer(invite.allDay ? 1 : 0),

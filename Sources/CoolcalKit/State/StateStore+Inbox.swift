@@ -51,8 +51,13 @@ extension StateStore {
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
         try database.transaction(.deferred) {
-            try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
-                .rows { try inboxEntry($0) }
+            let marks = try answers()
+            return try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
+                .rows { row in
+                    var entry = try inboxEntry(row)
+                    entry.answer = marks[entry.id]
+                    return entry
+                }
         }
     }
 
@@ -61,6 +66,11 @@ extension StateStore {
         try database.transaction(.deferred) {
             try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE id = ?1")
                 .row([.text(id)]) { try inboxEntry($0) }
+                .map { found in
+                    var entry = found
+                    entry.answer = try answers()[found.id]
+                    return entry
+                }
         }
     }
 
@@ -72,7 +82,7 @@ extension StateStore {
                try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE rowid = ?1")
                    .row([.integer(number)]) { try inboxEntry($0) }
            }) {
-            return entry
+            return try self.entry(id: entry.id) ?? entry
         }
         return try entry(id: key)
     }

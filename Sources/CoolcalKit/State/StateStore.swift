@@ -200,6 +200,68 @@ public final class StateStore {
             sent_at REAL
         );
         """,
+        // Changing your mind (issue 17): answers and outbox rows gain `tentative`
+        // (tables rebuilt for their CHECKs; `mail_replies` follows `responses` so its
+        // reference is carried over by the rename); `written_events` remembers which
+        // calendars coolcal wrote an accepted invitation into, and a hash of the block.
+        """
+        CREATE TABLE responses_v4 (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            invite_id TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'declined', 'tentative', 'comment')),
+            comment TEXT,
+            answered_at REAL NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            delivered_at REAL
+        );
+        INSERT INTO responses_v4 (id, key, invite_id, answer, comment, answered_at, start, "end", all_day, title, delivered_at)
+            SELECT id, key, invite_id, answer, comment, answered_at, start, "end", all_day, title, delivered_at FROM responses;
+        CREATE TABLE mail_replies_v4 (
+            version TEXT PRIMARY KEY NOT NULL,
+            outbox_key TEXT NOT NULL UNIQUE,
+            response_key TEXT REFERENCES responses_v4 (key),
+            invite_id TEXT NOT NULL,
+            queued_at REAL NOT NULL,
+            sent_at REAL
+        );
+        INSERT INTO mail_replies_v4 (version, outbox_key, response_key, invite_id, queued_at, sent_at)
+            SELECT version, outbox_key, response_key, invite_id, queued_at, sent_at FROM mail_replies;
+        DROP TABLE mail_replies;
+        DROP TABLE responses;
+        ALTER TABLE responses_v4 RENAME TO responses;
+        ALTER TABLE mail_replies_v4 RENAME TO mail_replies;
+        CREATE INDEX responses_by_invite ON responses (invite_id, answer);
+        CREATE TABLE outbox_v4 (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL DEFAULT 'server' CHECK (channel IN ('server', 'mail')),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'tentative', 'comment', 'reply')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed')),
+            CHECK ((channel = 'mail') = (method = 'reply'))
+        );
+        INSERT INTO outbox_v4 (id, idempotency_key, channel, method, invite_id, body, created_at, attempts, last_error, state)
+            SELECT id, idempotency_key, channel, method, invite_id, body, created_at, attempts, last_error, state FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_v4 RENAME TO outbox;
+        CREATE TABLE written_events (
+            invite_id TEXT NOT NULL,
+            calendar TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'tentative')),
+            written_at REAL NOT NULL,
+            PRIMARY KEY (invite_id, calendar)
+        );
+        """,
     ]
 
     private func schemaVersion() throws -> Int {

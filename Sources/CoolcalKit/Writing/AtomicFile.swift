@@ -124,6 +124,17 @@ public enum AtomicFile {
         syncDirectory(dir)
     }
 
+    /// Removes `path` (a vdir's event file whose only event was removed): `unchanged`
+    /// is asked right before the unlink, false throws `Changed`; the directory is
+    /// synced after.
+    public static func remove(_ path: String, unchanged: () throws -> Bool) throws {
+        guard try unchanged() else { throw Changed() }
+        do throws(Errno) { try valueOrErrno { unlink(path) } } catch {
+            throw WriteError.errno(error, path: path, doing: "cannot remove")
+        }
+        syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
+
     /// Deletes temp files a killed writer left beside `path`. Only call this while
     /// holding the lock: then no live writer owns one.
     public static func removeStaleTemporaries(of path: String) {

@@ -9,11 +9,19 @@ public enum BlockEdit {
     /// `END:VEVENT`. Properties of nested components (VALARM) are not touched. Nil
     /// when the block has no `END:VEVENT` line.
     public static func cancel(block: [UInt8], sequence: Int?) -> [UInt8]? {
+        var wanted: [(String, String)] = [("STATUS", "STATUS:CANCELLED")]
+        if let sequence { wanted.append(("SEQUENCE", "SEQUENCE:\(sequence)")) }
+        return setting(wanted, in: block)
+    }
+
+    /// The block with each `(PROPERTY, whole line)` set the same way: the event's own
+    /// property replaced where it stands, else added before its last `END:VEVENT`
+    /// (changing your mind: `STATUS:TENTATIVE`, `TRANSP:TRANSPARENT`). Nil when the
+    /// block has no `END:VEVENT` line.
+    public static func setting(_ wanted: [(String, String)], in block: [UInt8]) -> [UInt8]? {
         var lines = physicalLines(block)
         guard lines.contains(where: isEndVEvent) else { return nil }
         let ending = ContentLines.lineEnding(of: block)
-        var wanted: [(String, String)] = [("STATUS", "STATUS:CANCELLED")]
-        if let sequence { wanted.append(("SEQUENCE", "SEQUENCE:\(sequence)")) }
         for (property, replacement) in wanted {
             guard let endLine = lines.lastIndex(where: isEndVEvent) else { return nil }
             if let range = ownProperty(property, in: lines, before: endLine) {

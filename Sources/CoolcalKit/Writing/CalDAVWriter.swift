@@ -22,6 +22,24 @@ struct CalDAVWriter {
             let calendar = try ICalReader.read(original, file: name)
             let (edited, outcome) = try change.apply(to: CalendarText(bytes: [UInt8](original)), calendar: calendar, file: name)
             guard let data = edited else { return outcome }
+            if outcome == .removed, let existing {
+                // Changing your mind: the resource goes when the event was all it held.
+                guard let etag = existing.etag else {
+                    throw CalDAVError(.badResponse, url: name,
+                                      "the server gives no ETag for the event's resource; coolcal does not delete it blindly")
+                }
+                do {
+                    if CalendarText(bytes: [UInt8](data)).veventBlocks().isEmpty {
+                        try client.delete(existing.href, etag: etag)
+                    } else {
+                        _ = try ICalReader.read(data, file: name)
+                        try client.put(existing.href, data: data, precondition: .replace(etag: etag))
+                    }
+                    return outcome
+                } catch let error as CalDAVError where error.kind == .preconditionFailed {
+                    continue
+                }
+            }
             try CalendarWriter.verify(data, has: change.uid, file: name)
             let precondition: CalDAVClient.Precondition
             if let existing {
@@ -49,5 +67,16 @@ struct CalDAVWriter {
     /// `NAME.ics`, `NAME-2.ics`… for a new event, from its UID made safe.
     private func newHref(_ uid: String, _ collisions: Int) -> String {
         client.href(forName: VdirNaming.safeName(uid) + (collisions == 0 ? "" : "-\(collisions + 1)") + ".ics")
+    }
+}
+
+extension CalendarWriter {
+    /// The `EventHash` of the event's block as the CalDAV server now stores it (a server
+    /// may re-serialize what it was sent); nil when it holds no such event.
+    func storedHash(uid: String, marker: String?, at url: String) throws -> String? {
+        let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
+        guard let found = try client.find(uid: uid), let resource = try client.get(found.href) else { return nil }
+        let text = CalendarText(bytes: [UInt8](resource.data))
+        return text.blocks(uid: uid, marker: marker).first { $0.event.recurrenceID == nil }.map { EventHash.of(text, $0) }
     }
 }

@@ -9,6 +9,11 @@ public enum WriteOutcome: Equatable, Sendable {
     case stale(String)
     /// A cancellation for an event the calendar does not hold.
     case absent
+    /// Changing your mind: the event coolcal wrote was removed (unchanged since).
+    case removed
+    /// Changing your mind: the event was edited since coolcal wrote it, so it stays,
+    /// declined in place (free: `TRANSP:TRANSPARENT`, or your `PARTSTAT=DECLINED`).
+    case declinedInPlace
 
     public var isStale: Bool {
         if case .stale = self { return true }

@@ -65,7 +65,8 @@ final class CalendarFileEdit {
         }
         text = CalendarText(bytes: data)
         edited = data
-        changedUIDs.append(change.uid)
+        // A removed event (changing your mind) is the one UID the result must lack.
+        if outcome != .removed { changedUIDs.append(change.uid) }
         // An iTIP change may have added VTIMEZONEs that the next change must see.
         if change is ITIPChange { try refreshZones() }
         return outcome
@@ -100,6 +101,9 @@ final class CalendarFileEdit {
         text.prefetch(identities)
     }
 
+    /// A vdir's event file: when no VEVENT is left in it, it is removed, not kept empty.
+    var removeWhenEmpty = false
+
     /// Whether any change left something to write.
     var hasChanges: Bool { edited != nil || !deferred.isEmpty }
 
@@ -108,6 +112,11 @@ final class CalendarFileEdit {
     func commit() throws {
         try placeDeferred()
         guard let edited else { return }
+        if removeWhenEmpty && status != nil && CalendarText(bytes: edited).veventBlocks().isEmpty {
+            try AtomicFile.remove(file, unchanged: { self.unchanged() })
+            diagnostics?.note("\(file): no event left in it; removed")
+            return
+        }
         try verify(edited)
         try AtomicFile.write(edited, to: file, keeping: status, unchanged: { self.unchanged() })
     }

@@ -55,7 +55,7 @@ public struct CalendarWriter {
             diagnostics?.note("\(path): locked")
             return try changes.map { change in
                 let file = try VdirNaming.file(for: change.uid, marker: change.marker, in: dir)
-                return try edit([change], file: file, window: window, check: check)[0]
+                return try edit([change], file: file, window: window, removeWhenEmpty: true, check: check)[0]
             }
         case .file(let path):
             let (real, lock) = try lockFile(path)
@@ -84,10 +84,11 @@ public struct CalendarWriter {
         try CalendarBatch(writer: self, location: location, windows: windows)
     }
 
-    private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow,
+    private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow, removeWhenEmpty: Bool = false,
                       check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
             let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics)
+            edit.removeWhenEmpty = removeWhenEmpty
             try check(edit.calendar)
             edit.releaseRevisions()
             let outcomes = try changes.map { try edit.apply($0) }

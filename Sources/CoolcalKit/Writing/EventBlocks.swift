@@ -28,10 +28,15 @@ extension CalendarText {
     /// The bytes with `ranges` (sorted, disjoint) removed and `insert` placed where
     /// the first of them was, or before the last `END:VCALENDAR` when there is none.
     func replacing(_ ranges: [Range<Int>], with insert: String) -> Data? {
+        replacing(ranges, withBytes: Array(insert.utf8))
+    }
+
+    /// `replacing(_:with:)` for bytes that need not be UTF-8 (a user's edited block).
+    func replacing(_ ranges: [Range<Int>], withBytes insert: [UInt8]) -> Data? {
         let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
         guard let at = sorted.first?.lowerBound ?? insertionPoint() else { return nil }
         // Built in place: one copy of the file, however large.
-        var out = Data(capacity: bytes.count + insert.utf8.count)
+        var out = Data(capacity: bytes.count + insert.count)
         bytes.withUnsafeBytes { raw in
             let all = raw.bindMemory(to: UInt8.self)
             func keep(_ r: Range<Int>) { if !r.isEmpty { out.append(UnsafeBufferPointer(rebasing: all[r])) } }
@@ -39,12 +44,12 @@ extension CalendarText {
             var inserted = false
             for range in sorted {
                 keep(from..<range.lowerBound)
-                if !inserted && range.lowerBound == at { out.append(contentsOf: Array(insert.utf8)); inserted = true }
+                if !inserted && range.lowerBound == at { out.append(contentsOf: insert); inserted = true }
                 from = range.upperBound
             }
             if !inserted {
                 keep(from..<at)
-                out.append(contentsOf: Array(insert.utf8))
+                out.append(contentsOf: insert)
                 from = at
             }
             keep(from..<all.count)

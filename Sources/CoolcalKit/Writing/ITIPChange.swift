@@ -12,6 +12,9 @@ struct ITIPChange: CalendarChange {
     let cancel: Bool
     /// The owner's addresses (`--me`, config `me`).
     let me: [String]
+    /// The owner's answer written into the stored copy: `ACCEPTED`, `TENTATIVE`, or
+    /// `DECLINED` (changing your mind: only a stored copy is edited, none is added).
+    var partstat = "ACCEPTED"
 
     var uid: String { message.uid }
 
@@ -21,9 +24,10 @@ struct ITIPChange: CalendarChange {
         if cancel {
             return try cancelling(stored, offered, text, calendar, file: file) ?? (nil, .absent)
         }
-        let copy = message.storedCopy(me: me, partstat: "ACCEPTED", renaming: zoneRenaming(calendar))
+        let copy = message.storedCopy(me: me, partstat: partstat, renaming: zoneRenaming(calendar))
         let zones = zonesToAdd(copy.zones, calendar)
         let ending = text.lineEnding
+        if stored.isEmpty && partstat == "DECLINED" { return (nil, .absent) }
         guard !stored.isEmpty else {
             return try insert(zones + copy.events.joined(), text, calendar, file: file)
         }
@@ -91,7 +95,7 @@ struct ITIPChange: CalendarChange {
     private func needsMyAnswer(_ stored: ICalEvent, _ ownerInCopy: Bool) -> Bool {
         guard ownerInCopy else { return false }
         return stored.attendees.contains { a in
-            me.contains { ITIPMessage.sameAddress($0, a.address) } && a.partstat?.uppercased() != "ACCEPTED"
+            me.contains { ITIPMessage.sameAddress($0, a.address) } && a.partstat?.uppercased() != partstat
         }
     }
 
@@ -174,7 +178,7 @@ struct ITIPChange: CalendarChange {
 
     func preview(lineEnding: String) -> String {
         if cancel { return normalized(message.cancelledOverrides().events.joined(), lineEnding) }
-        let copy = message.storedCopy(me: me, partstat: "ACCEPTED")
+        let copy = message.storedCopy(me: me, partstat: partstat)
         return normalized(copy.zones.keys.sorted().compactMap { copy.zones[$0] }.joined() + copy.events.joined(), lineEnding)
     }
 

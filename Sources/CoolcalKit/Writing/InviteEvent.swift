@@ -55,6 +55,8 @@ extension WriteOutcome {
         case .cancelled: return "marked cancelled in \(target)"
         case .stale(let why): return "\(why); \(target) unchanged"
         case .absent: return "not in \(target); nothing to cancel"
+        case .removed: return "removed from \(target)"
+        case .declinedInPlace: return "declined in place in \(target) (edited since coolcal wrote it)"
         }
     }
 }

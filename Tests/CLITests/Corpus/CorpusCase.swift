@@ -92,7 +92,7 @@ indirect enum CorpusText: Sendable, CustomStringConvertible {
         let usage = switch command {
         case "conflicts": "coolcal conflicts [options] INVITE [CAL...]"
         case "events": "coolcal events [options] [CAL...]"
-        case "accept": "coolcal accept [options] INVITE CAL [CAL...]"
+        case "accept": "coolcal accept [options] INVITE [CAL...]"
         default: "coolcal \(command) [options]"
         }
         return .exact("coolcal: error: \(message)\nUsage: \(usage)\nSee 'coolcal help \(command)'.\n")

@@ -54,7 +54,8 @@ extension CorpusTests {
               stderr: .usage("--color must be auto, always or never, not 'sometimes'", "conflicts")),
         .init(.none, .args(["conflicts", "invite.json", "-"]), 64,
               stderr: .usage("only the invitation can be read from standard input", "conflicts")),
-        .init(.none, .args(["accept", "invite.json"]), 64, stderr: .usage("missing a calendar to write to", "accept")),
+        .init(.none, .args(["accept", "invite.json"]), 64,
+              stderr: .usage("missing a calendar to write to (name one, or add 'calendar = PATH' to the config file)", "accept")),
         .init(.none, .args(["accept", "invite.json", "-"]), 64,
               stderr: .usage("only the invitation can be read from standard input", "accept")),
     ]

@@ -24,9 +24,6 @@ struct CommentCommand: CommandUnit, Equatable {
     }
 
     func run(_ context: RunContext) throws -> ExitStatus {
-        let invite = try InviteOperand.load(invite, context)
-        try context.answers.record(.comment, for: invite, comment: text)
-        context.say("commented: \(invite.title) (id \(invite.id.text))")
-        return .ok
+        try InboxAnswering.answer(.comment(text), invite: invite, calendars: [], context: context)
     }
 }

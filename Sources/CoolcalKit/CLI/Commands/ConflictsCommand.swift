@@ -1,8 +1,11 @@
+import Foundation
+
 /// `coolcal conflicts INVITE CAL...`: the main job, for people and scripts.
 struct ConflictsCommand: CommandUnit, Equatable {
     static let suggest = Option<SlotCount>("suggest", value: "N", completion: .none, help: "also list the next N free slots of the invitation's length")
     static let hours = Option<WorkingHours>("hours", value: "HH:MM-HH:MM", completion: .none, help: "working hours for --suggest, in --tz (default 09:00-18:00; config: hours)")
     static let weekends = Flag("weekends", help: "let --suggest use Saturdays and Sundays")
+    static let dayView = Flag("day-view", help: "draw the day view even when standard output is not a terminal (width from COLUMNS, else 80)")
 
     static let spec = CommandSpec(
         name: "conflicts",
@@ -10,7 +13,7 @@ struct ConflictsCommand: CommandUnit, Equatable {
         summary: "report the busy events in an invitation's buffered window",
         options: [
             SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
-            suggest.spec, hours.spec, weekends.spec, SharedOptions.quiet.spec, SharedOptions.color.spec,
+            suggest.spec, hours.spec, weekends.spec, dayView.spec, SharedOptions.quiet.spec, SharedOptions.color.spec,
         ],
         examples: [
             "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
@@ -25,6 +28,7 @@ struct ConflictsCommand: CommandUnit, Equatable {
     var suggest: Int?
     var hours: WorkingHours?
     var weekends = false
+    var dayView = false
 
     init(_ p: ParsedArguments) throws {
         guard let invite = p.operands.first else {
@@ -37,6 +41,7 @@ struct ConflictsCommand: CommandUnit, Equatable {
         suggest = try p.value(Self.suggest)?.count
         hours = try p.value(Self.hours)
         weekends = p.has(Self.weekends)
+        dayView = p.has(Self.dayView)
         try p.refuseStdin(p.operands.dropFirst(), "only the invitation can be read from standard input")
     }
 
@@ -62,7 +67,10 @@ struct ConflictsCommand: CommandUnit, Equatable {
             }
             context.out.write(JSONWriter.string(doc))
         } else {
-            context.out.write(ConflictsText(style: settings.style).render(report, suggestions: suggestions))
+            let terminal = context.environment.stdoutIsTerminal
+            let width = terminal || dayView
+                ? TerminalSize.width(fd: terminal ? STDOUT_FILENO : nil, environment: settings.environment) : nil
+            context.out.write(ConflictsText(style: settings.style, dayViewWidth: width).render(report, suggestions: suggestions))
         }
         return report.free ? .ok : .busy
     }

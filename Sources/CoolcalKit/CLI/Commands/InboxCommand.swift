@@ -1,21 +1,24 @@
 import Foundation
 
-/// `coolcal inbox [open N]`: the received invitations, newest first; viewing the
-/// inbox clears the badge, opening one marks it read.
+/// `coolcal inbox [open N]`: the received invitations, newest first, each with your
+/// answer; viewing the inbox clears the badge, opening one marks it read.
 struct InboxCommand: CommandUnit, Equatable {
     static let unread = Flag("unread", short: "u", help: "list only the invitations not opened yet")
+    static let unanswered = Flag("unanswered", help: "list only the invitations not accepted, declined or answered tentatively yet")
 
     static let spec = CommandSpec(
         name: "inbox",
         usage: "coolcal inbox [options] [open N]",
         summary: "list received invitations (newest first), or open one and mark it read",
-        options: [unread.spec] + SharedOptions.listing,
-        examples: ["coolcal inbox", "coolcal inbox --unread", "coolcal inbox open 3", "coolcal inbox --json"])
+        options: [unread.spec, unanswered.spec] + SharedOptions.listing,
+        examples: ["coolcal inbox", "coolcal inbox --unread", "coolcal inbox --unanswered", "coolcal inbox open 3", "coolcal inbox --json"])
 
     var common: CommonOptions
     /// The number, id or UID of the invitation to open.
     var open: String?
     var unreadOnly = false
+    /// `--unanswered`: no accept, decline or tentative yet (a comment is no answer).
+    var unansweredOnly = false
 
     init(_ p: ParsedArguments) throws {
         switch p.operands.count {
@@ -24,7 +27,9 @@ struct InboxCommand: CommandUnit, Equatable {
         default: throw p.usage("inbox takes nothing, or 'open N'")
         }
         unreadOnly = p.has(Self.unread)
+        unansweredOnly = p.has(Self.unanswered)
         if unreadOnly && open != nil { throw p.usage("--unread lists; it does not go with 'open'") }
+        if unansweredOnly && open != nil { throw p.usage("--unanswered lists; it does not go with 'open'") }
         common = try CommonOptions(p)
     }
 
@@ -41,7 +46,9 @@ struct InboxCommand: CommandUnit, Equatable {
             }
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
-            let entries = try store.inbox().filter { !unreadOnly || !$0.read }
+            let entries = try store.inbox().filter {
+                (!unreadOnly || !$0.read) && (!unansweredOnly || $0.answer == nil || $0.answer == .comment)
+            }
             try store.resetBadge()
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))
         }

@@ -1,28 +1,34 @@
 import Foundation
 
-/// `coolcal merge --spool DIR [--policy P] CAL [CAL...]`: answers every pending
+/// `coolcal merge [--spool DIR] [--policy P] [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
 /// is busy time for the later ones. Accepted events go into the first CAL. DIR may be a
-/// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`.
+/// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`. Without DIR or CAL,
+/// the config's `spool` and `calendar` keys.
 struct MergeCommand: CommandUnit, Equatable {
-    static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "the directory where invitations arrive (required)")
+    static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "the directory where invitations arrive (default: config spool; one of them is required)")
     static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
     static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
     static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")
+    /// merge's own `-q`: what cron should mail, not nothing.
+    static let quiet = Flag("quiet", short: "q", help: "print only what needs a person: invitations that failed or stayed busy, answers queued for more than a day")
 
     static let spec = CommandSpec(
         name: "merge",
-        usage: "coolcal merge --spool DIR [options] CAL [CAL...]",
+        usage: "coolcal merge [--spool DIR] [options] [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, notify.spec, SharedOptions.json.spec, SharedOptions.reply.spec] + SharedOptions.writing,
+        options: [spool.spec, policy.spec, mark.spec, notify.spec, SharedOptions.json.spec, SharedOptions.reply.spec]
+            + SharedOptions.writing.map { $0.long == quiet.spec.long ? quiet.spec : $0 },
         examples: [
             "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
-            "*/5 * * * * coolcal merge --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
+            "*/5 * * * * /usr/local/bin/coolcal merge -q --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
             "coolcal merge --spool ~/Mail/invitations --mark --json ~/calendars/work.ics",
         ])
 
     var common: CommonOptions
-    var spoolDirectory: String
+    /// `--spool`; nil: the config's `spool`.
+    var spoolDirectory: String?
+    /// The operands; none: the config's `calendar` lines.
     var calendars: [String]
     var buffer: Buffer?
     var policy: MergePolicy = .acceptIfFree
@@ -33,10 +39,8 @@ struct MergeCommand: CommandUnit, Equatable {
     var notify = false
 
     init(_ p: ParsedArguments) throws {
-        guard let spool = try p.value(Self.spool) else { throw p.usage("missing --spool DIR") }
-        guard !p.operands.isEmpty else { throw p.usage("missing a calendar") }
         try p.refuseStdin(p.operands[...], "calendars cannot be read from standard input")
-        spoolDirectory = spool
+        spoolDirectory = try p.value(Self.spool)
         calendars = p.operands
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
@@ -50,6 +54,13 @@ struct MergeCommand: CommandUnit, Equatable {
         let settings = try context.settings
         let diagnostics = context.diagnostics
         let answers = try context.answers
+        guard let spoolDirectory = spoolDirectory ?? settings.setting(SettingsTable.spool).value else {
+            throw UsageError("missing --spool DIR (or 'spool = DIR' in the config file)", command: "merge")
+        }
+        let operands = self.calendars.isEmpty ? settings.setting(SettingsTable.calendars).values : self.calendars
+        guard !operands.isEmpty else {
+            throw UsageError("missing a calendar (name one, or add 'calendar = PATH' to the config file)", command: "merge")
+        }
         let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: settings.lockTimeout,
                                           state: { try answers.open() })
         defer { spool.unlock() }
@@ -67,7 +78,7 @@ struct MergeCommand: CommandUnit, Equatable {
         }
         guard !names.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
-            if policy != .report, try answers.server() != nil || reply { try answers.deliver(try answers.open()) }
+            if policy != .report, try answers.server() != nil || reply { try answers.deliver(try answers.open(), patience: patience) }
             return .ok
         }
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone),
@@ -76,12 +87,12 @@ struct MergeCommand: CommandUnit, Equatable {
         // One read of the calendars for the whole run, limited to the span of all windows.
         let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
         let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
-        let target = try Settings.writeTarget(self.calendars[0], command: "merge")
+        let target = try Settings.writeTarget(operands[0], command: "merge")
         // The calendar written to is locked and read once, here: the same read decides
         // the invitations, takes every change in memory and is written once at the end.
         let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows)
         batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
-        let others = self.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
+        let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
         let calendars = (batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope))
         // Expanded once over the span of all windows; each invitation takes what overlaps
         // its own — the same occurrences, unless a series was cut short there (a limit),
@@ -133,6 +144,8 @@ struct MergeCommand: CommandUnit, Equatable {
             case .acceptIfFree, .declineBusy, .report: accept = report.free
             }
             var outcome: String
+            // What was written, for the state (`decline` undoes it).
+            var wrote: (change: CalendarChange, outcome: WriteOutcome)?
             var detail = "\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s")"
             if policy == .report {
                 outcome = report.free ? "free" : "busy"
@@ -141,6 +154,7 @@ struct MergeCommand: CommandUnit, Equatable {
                 do {
                     let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                     let written = try batch.apply(change)
+                    wrote = (change, written)
                     outcome = "accepted"
                     switch written {
                     case .added, .updated: detail += "; written to \(target.shown)"
@@ -163,10 +177,14 @@ struct MergeCommand: CommandUnit, Equatable {
                 outcome = policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
-            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail] results in
+            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail, wrote] results in
                 if let store, outcome == "accepted" || outcome == "declined" {
                     let recorded = try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
                                                           at: settings.now, queueFor: server)
+                    if outcome == "accepted", let wrote {
+                        try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
+                                                   store: store, settings: settings, diagnostics: diagnostics)
+                    }
                     if self.reply, let mail = try self.mailReply(file, accepted: outcome == "accepted", answers, name: name) {
                         try answers.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store)
                     }
@@ -192,10 +210,13 @@ struct MergeCommand: CommandUnit, Equatable {
             }
             try finish(&results)
         }
-        if let store { try answers.deliver(store) }
+        if let store { try answers.deliver(store, patience: patience) }
         notices?.post(context, style: settings.style)
         return status
     }
+
+    /// `-q`: queued answers are told once they have waited a day.
+    private var patience: TimeInterval? { common.quiet ? 86_400 : nil }
 
     /// `--reply`: the REPLY mail for an answered invitation; a warning, not a failure,
     /// when it cannot be mailed (a push payload, no organizer, not an attendee).

@@ -1,16 +1,17 @@
 import Foundation
 
 /// `notify --desktop` and `merge --notify`: a freedesktop notification on the session
-/// bus (Desktop/SessionBus.swift); the chosen action answered by the `accept` and
-/// `decline` commands themselves, as if they had been run.
+/// bus (Desktop/SessionBus.swift); the chosen action answered through
+/// `InboxAnswering`, as the `accept` and `decline` commands answer.
 extension NotifyCommand {
     static let acceptAction = DesktopNotification.Action(key: "accept", label: "Accept")
     static let declineAction = DesktopNotification.Action(key: "decline", label: "Decline")
 
-    /// The notification for an invitation: its title; the localized range and, when
+    /// The notification for an invitation: its title; the localized range, its zone and, when
     /// calendars were read, "2 conflicts" or "free" in the body.
     static func notification(_ invite: Invite, conflicts: Int?, style: TextStyle, extra: String? = nil) -> DesktopNotification {
-        var body = DateText(style: style).short(start: invite.start, end: invite.end)
+        let dates = DateText(style: style)
+        var body = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
         if let conflicts { body += "\n" + (conflicts == 0 ? "free" : "\(conflicts) conflict\(conflicts == 1 ? "" : "s")") }
         if let extra { body += "\n" + extra }
         return DesktopNotification(title: invite.title, body: body)
@@ -50,12 +51,11 @@ extension NotifyCommand {
         switch response {
         case .action(Self.acceptAction.key):
             context.note("desktop: Accept chosen")
-            let accept = ParsedArguments(command: "accept", values: common.given.filter { $0.key == SharedOptions.buffer.spec.long },
-                                         operands: [operand] + targets.map(\.operand))
-            return try AcceptCommand(accept).run(context)
+            return try InboxAnswering.answer(.accept, invite: operand, calendars: targets.map(\.operand),
+                                             options: AnswerOptions(buffer: buffer), context: context)
         case .action(Self.declineAction.key):
             context.note("desktop: Decline chosen")
-            return try DeclineCommand(ParsedArguments(command: "decline", operands: [operand])).run(context)
+            return try InboxAnswering.answer(.decline, invite: operand, calendars: calendars, context: context)
         case .action(let other):
             context.say("not answered: \(invite.title) (id \(invite.id.text)): unknown action '\(other)'")
         case .closed(let reason):

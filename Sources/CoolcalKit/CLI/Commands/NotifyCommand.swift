@@ -74,7 +74,8 @@ struct NotifyCommand: CommandUnit, Equatable {
         do {
             let invite = try InviteLoader.parse(data, name: name, floatingZone: settings.zone)
             valid = invite
-            let range = DateText(style: settings.style).short(start: invite.start, end: invite.end)
+            let dates = DateText(style: settings.style)
+            let range = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
             var alert: [(String, JSONValue)] = []
             if case .object(let a)? = aps.first(where: { $0.0 == "alert" })?.1 { alert = a }
             set(&alert, "body", .string(invite.title + "\n" + range))
@@ -126,7 +127,8 @@ struct NotifyCommand: CommandUnit, Equatable {
                 plain = true
             }
         }
-        let range = DateText(style: settings.style).short(start: invite.start, end: invite.end)
+        let dates = DateText(style: settings.style)
+        let range = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
         let badge = try store.addBadge(1)
         var payload: [(String, JSONValue)] = [
             ("aps", .object([

@@ -90,7 +90,7 @@ struct ReplyCommand: CommandUnit, Equatable {
         let sendmail = try answers.sendmail()
         let server = try answers.server()
         let store = try answers.open()
-        let answer: Answer? = partstat == "ACCEPTED" ? .accepted : partstat == "DECLINED" ? .declined : nil
+        let answer: Answer? = ["ACCEPTED": .accepted, "DECLINED": .declined, "TENTATIVE": .tentative][partstat]
         let recorded = try answer.map { try store.recordAnswer($0, for: file.invite, comment: comment, at: settings.now, queueFor: server) }
         let key: String
         switch try answers.queue(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, store) {
