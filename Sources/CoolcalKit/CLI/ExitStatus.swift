@@ -10,6 +10,8 @@ public enum ExitStatus: Int32 {
     case tempFail = 75
     case noPermission = 77
     case config = 78
+    /// `review` left with C-c (128 + SIGINT, as a shell reports it).
+    case interrupted = 130
 
     static func of(_ error: Error) -> ExitStatus {
         switch error {

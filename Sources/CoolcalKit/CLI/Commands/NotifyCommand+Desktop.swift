@@ -55,7 +55,8 @@ extension NotifyCommand {
                                              options: AnswerOptions(buffer: buffer), context: context)
         case .action(Self.declineAction.key):
             context.note("desktop: Decline chosen")
-            return try InboxAnswering.answer(.decline, invite: operand, calendars: calendars, context: context)
+            // The calendars the state remembers it was written into, as `decline ID` does.
+            return try InboxAnswering.answer(.decline, invite: operand, calendars: [], context: context)
         case .action(let other):
             context.say("not answered: \(invite.title) (id \(invite.id.text)): unknown action '\(other)'")
         case .closed(let reason):
