@@ -146,6 +146,23 @@ import Testing
         #expect(try Self.json(["responses", "--json", "--state", pane.dir + "/state"]).isEmpty)
     }
 
+    /// SIGINT and SIGTERM from outside (not the C-c byte): the handler restores the
+    /// terminal and exits 128 + the signal.
+    @Test(arguments: [(SIGINT, "130"), (SIGTERM, "143")])
+    func signalsRestoreTheTerminal(_ signal: Int32, _ status: String) throws {
+        let pane = try Pane()
+        #expect(pane.waitFor("invitation 1 of 3"), "\(pane.screen)")
+        // coolcal is the pane shell's only child.
+        pane.tmux(["display-message", "-p", "#{pane_pid}"])
+        let shell = DesktopNotifyTests.read(pane.dir + "/tmux.out").trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = DesktopNotifyTests.read("/proc/\(shell)/task/\(shell)/children").split(separator: " ")
+        let pid = try #require(children.first.flatMap { pid_t($0) }, "no child of the pane's shell \(shell)")
+        #expect(kill(pid, signal) == 0)
+        #expect(pane.status() == status)
+        #expect(pane.file("before.txt") == pane.file("after.txt") && pane.file("before.txt").contains(" icanon "))
+        #expect(!pane.screen.contains("coolcal review: invitation"), "the alternate screen was not left")
+    }
+
     @Test func withoutATerminalItRefuses() throws {
         let dir = try Spawn.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
