@@ -165,14 +165,28 @@ import Testing
         #expect(responses.stdout.contains("\"invite_id\": \"41\",\n      \"answer\": \"declined\""), "\(responses.stdout)")
     }
 
+    /// While it waits: no lock held (the calendar and the state are written by others
+    /// at once, with no lock patience), and no CPU spent (a poll loop would spend the wait).
     @Test func unansweredWithinTheWaitIsClosed() throws {
         let desk = try Desk(pick: "Accept")
-        let invite = desk.dir + "/invite.json"
+        let invite = desk.dir + "/invite.json", calendar = desk.dir + "/work.ics"
         try Self.payload.write(toFile: invite, atomically: true, encoding: .utf8)
-        let run = try Self.coolcal(["notify", "--desktop", "--wait", "1", "--state", desk.dir + "/state", invite],
+        try FileManager.default.copyItem(atPath: Binary.sample("work.ics"), toPath: calendar)
+        let run = try Self.coolcal(["notify", "--desktop", "--wait", "3", "--state", desk.dir + "/state", invite, calendar],
                                    env: ["DBUS_SESSION_BUS_ADDRESS": desk.address], dir: desk.dir)
-        #expect(Desk.wait(run) == 0)
-        #expect(Self.read(desk.dir + "/out") == "not answered: Tom & Jerry's <b>reunion</b> (id 41): no answer within 1 s\n")
+        #expect(try desk.waitDisplayed(1))
+        let others = ["COOLCAL_LOCK_TIMEOUT": "0"]
+        let accept = try Binary.run(["accept", "--state", desk.dir + "/state", Binary.sample("invite-free.json"), calendar], env: others)
+        #expect(accept.status == 0, "\(accept.stderr)")
+        let comment = try Binary.run(["comment", "--state", desk.dir + "/state", "41", "still thinking"], env: others)
+        #expect(comment.status == 0, "\(comment.stderr)")
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(run, &status, 0, &usage) < 0 && errno == EINTR {}
+        #expect(status == 0)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        #expect(cpu < 1.0, "notify spent \(cpu) s of CPU in a 3 s wait")
+        #expect(Self.read(desk.dir + "/out") == "not answered: Tom & Jerry's <b>reunion</b> (id 41): no answer within 3 s\n")
         #expect(try desk.waitDisplayed(0), "coolcal left its notification open")
     }
 
