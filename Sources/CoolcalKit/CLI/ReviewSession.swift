@@ -83,7 +83,8 @@ final class ReviewSession {
             message = sink.text.split(separator: "\n").map(String.init)
             if status == .ok {
                 given[entry.number] = Self.mark(kind)
-                reports[entry.number] = nil
+                // The calendar may have changed: every day view is read again.
+                reports = [:]
                 index += 1
             } else {
                 failure = failure ?? status
