@@ -142,6 +142,20 @@ import Testing
         #expect(plain == Self.midnight40)
     }
 
+    /// Wide characters take two columns: the lanes stay aligned, and a word too long
+    /// for its lane is cut at a column it fills.
+    @Test func wideCharactersKeepTheLanesAligned() throws {
+        var input = try fallBack()
+        input.title = "夜行列車 Night"
+        input.items[0].occurrence.summary = "🎂 Cake"
+        input.items[1].occurrence.summary = "会議会議会議会議"
+        let lines = DayView.render(input, width: 40, style: try style("en_US", "America/New_York"))
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("              █夜行列車    ▌🎂 Cake"))
+        #expect(lines.contains("              █Night"))
+        #expect(lines.contains("                           ▌会議会議会…"))
+    }
+
     /// Too narrow for every lane: the lanes that fit are drawn and the rest counted.
     @Test func lanesThatDoNotFitAreCounted() throws {
         var input = try fallBack()

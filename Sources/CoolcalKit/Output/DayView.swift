@@ -21,14 +21,14 @@ public enum DayView {
             return dates.time(t) + (crossing || marks.ambiguous(t) ? " " + marks.offsetText(t) : "")
         }
         let allDayWord = "all day"
-        let gutter = max(labels.map(\.count).max() ?? 0, allDay.isEmpty ? 0 : allDayWord.count)
+        let gutter = max(labels.map { DisplayWidth.of($0) }.max() ?? 0, allDay.isEmpty ? 0 : allDayWord.count)
         let avail = max(minimumCell, width - 2 - gutter - 1)
         let shown = max(1, min(grid.lanes, (avail + 1) / (minimumCell + 1)))
         let cell = max(minimumCell, (avail + 1) / shown - 1)
         let painter = DayViewPainter(style: style, input: input)
 
         var out = ""
-        func pad(_ s: String) -> String { String(repeating: " ", count: max(0, gutter - s.count)) + s }
+        func pad(_ s: String) -> String { String(repeating: " ", count: max(0, gutter - DisplayWidth.of(s))) + s }
         for r in grid.starts.indices {
             if r == 0 || dates.day(grid.starts[r]) != dates.day(grid.starts[r - 1]) {
                 out += "  " + style.bold(dates.day(max(grid.starts[r], input.window.start))) + "\n"
