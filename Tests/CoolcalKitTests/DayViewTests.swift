@@ -156,6 +156,17 @@ import Testing
         #expect(lines.contains("                           ▌会議会議会…"))
     }
 
+    /// An all-day event is listed under the date of the day it begins.
+    @Test func allDayUnderItsOwnDate() throws {
+        var input = try acrossMidnight()
+        var holiday = try occurrence("Children's Day", "2026-05-05T15:00:00Z", "2026-05-06T15:00:00Z", calendar: "home.ics")
+        holiday.allDay = true
+        input.items.append(.init(occurrence: holiday, relation: .overlaps, ignored: nil))
+        let text = DayView.render(input, width: 40, style: try style("en_GB", "Asia/Tokyo"))
+        #expect(text.hasPrefix("  Tue 5 May\n    22:30\n"))
+        #expect(text.contains("\n  Wed 6 May\n  all day ▌Children's Day [home.ics]\n    00:00 █"))
+    }
+
     /// Too narrow for every lane: the lanes that fit are drawn and the rest counted.
     @Test func lanesThatDoNotFitAreCounted() throws {
         var input = try fallBack()

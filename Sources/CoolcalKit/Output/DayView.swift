@@ -33,11 +33,14 @@ public enum DayView {
             if r == 0 || dates.day(grid.starts[r]) != dates.day(grid.starts[r - 1]) {
                 out += "  " + style.bold(dates.day(max(grid.starts[r], input.window.start))) + "\n"
             }
-            if r == 0 {
-                for (n, item) in allDay.enumerated() {
-                    let text = painter.cell(item, lines: 1, width: avail - 1, joined: true)
-                    out += "  " + pad(n == 0 ? allDayWord : "") + " " + (text.first?.text ?? "") + "\n"
-                }
+            // All-day events above the first row of the day they begin (or the first row).
+            let here = allDay.filter { item in
+                (DayGrid.rows(TimeWindow(start: item.occurrence.startInstant, end: item.occurrence.startInstant),
+                              grid.starts, grid.slot)?.first ?? 0) == r
+            }
+            for (n, item) in here.enumerated() {
+                let text = painter.cell(item, lines: 1, width: avail - 1, joined: true)
+                out += "  " + pad(n == 0 ? allDayWord : "") + " " + (text.first?.text ?? "") + "\n"
             }
             var cells: [(text: String, length: Int)?] = Array(repeating: nil, count: shown)
             for bar in grid.bars where bar.lane < shown && bar.first <= r && r <= bar.last {
