@@ -167,6 +167,20 @@ import Testing
         #expect(text.contains("\n  Wed 6 May\n  all day ▌Children's Day [home.ics]\n    00:00 █"))
     }
 
+    /// Five thousand events at once: lanes stop at what the widest view can draw, so
+    /// each event looks at no more than that many; all but the drawn ones are counted.
+    @Test func manyOverlappingEventsAreBounded() throws {
+        var input = try fallBack()
+        let one = try occurrence("E", "2026-11-01T05:30:00Z", "2026-11-01T05:45:00Z", calendar: "c")
+        input.items = Array(repeating: .init(occurrence: one, relation: .overlaps, ignored: nil), count: 5000)
+        let grid = DayGrid(input, marks: ZoneMarks(zone: input.zone))
+        #expect(grid.lanes == DayGrid.maxLanes)
+        #expect(grid.bars.count == 5001)
+        let text = DayView.render(input, width: 40, style: try style("en_US", "America/New_York", unicode: false))
+        // 26 columns: the invitation and four events drawn.
+        #expect(text.hasSuffix("              +4996 more\n"))
+    }
+
     /// Too narrow for every lane: the lanes that fit are drawn and the rest counted.
     @Test func lanesThatDoNotFitAreCounted() throws {
         var input = try fallBack()
