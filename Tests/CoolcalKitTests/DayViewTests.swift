@@ -167,6 +167,17 @@ import Testing
         #expect(text.contains("\n  Wed 6 May\n  all day ▌Children's Day [home.ics]\n    00:00 █"))
     }
 
+    /// Ten all-day events: eight are listed, two counted.
+    @Test func allDayListIsBounded() throws {
+        var input = try acrossMidnight()
+        var holiday = try occurrence("Holiday", "2026-05-05T15:00:00Z", "2026-05-06T15:00:00Z", calendar: "home.ics")
+        holiday.allDay = true
+        input.items += Array(repeating: .init(occurrence: holiday, relation: .overlaps, ignored: nil), count: 10)
+        let text = DayView.render(input, width: 40, style: try style("en_GB", "Asia/Tokyo"))
+        #expect(text.components(separatedBy: "▌Holiday [home.ics]\n").count - 1 == 8)
+        #expect(text.hasSuffix("\n          +2 more\n"))
+    }
+
     /// Five thousand events at once: lanes stop at what the widest view can draw, so
     /// each event looks at no more than that many; all but the drawn ones are counted.
     @Test func manyOverlappingEventsAreBounded() throws {

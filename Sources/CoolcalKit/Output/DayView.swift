@@ -5,6 +5,8 @@
 public enum DayView {
     /// The narrowest lane drawn (a glyph and three characters of label).
     static let minimumCell = 4
+    /// All-day events listed at most; the rest are counted with the lanes not shown.
+    static let maxAllDay = 8
 
     public static func render(_ input: DayViewInput, width: Int, style: TextStyle) -> String {
         guard input.window.end > input.window.start else { return "" }
@@ -14,7 +16,8 @@ public enum DayView {
         let dates = DateText(style: style)
         let grid = DayGrid(input, marks: marks)
         let crossing = marks.crossesTransition(start: input.window.start, end: input.window.end)
-        let allDay = input.items.filter { $0.occurrence.allDay }
+        let allDayItems = input.items.filter { $0.occurrence.allDay }
+        let allDay = Array(allDayItems.prefix(maxAllDay))
         let labels = grid.starts.enumerated().map { r, t -> String in
             let local = t + Int64(marks.offset(t))
             guard r == 0 || ((local % 3600) + 3600) % 3600 == 0 else { return "" }
@@ -62,7 +65,7 @@ public enum DayView {
             while line.last == " " { line.removeLast() }
             out += line + "\n"
         }
-        let hidden = grid.bars.filter { $0.lane >= shown }.count
+        let hidden = grid.bars.filter { $0.lane >= shown }.count + allDayItems.count - allDay.count
         if hidden > 0 {
             out += "  " + String(repeating: " ", count: gutter + 1) + "+\(hidden) more\n"
         }
