@@ -142,6 +142,56 @@ import Testing
         #expect(plain == Self.midnight40)
     }
 
+    /// Wide characters take two columns: the lanes stay aligned, and a word too long
+    /// for its lane is cut at a column it fills.
+    @Test func wideCharactersKeepTheLanesAligned() throws {
+        var input = try fallBack()
+        input.title = "夜行列車 Night"
+        input.items[0].occurrence.summary = "🎂 Cake"
+        input.items[1].occurrence.summary = "会議会議会議会議"
+        let lines = DayView.render(input, width: 40, style: try style("en_US", "America/New_York"))
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("              █夜行列車    ▌🎂 Cake"))
+        #expect(lines.contains("              █Night"))
+        #expect(lines.contains("                           ▌会議会議会…"))
+    }
+
+    /// An all-day event is listed under the date of the day it begins.
+    @Test func allDayUnderItsOwnDate() throws {
+        var input = try acrossMidnight()
+        var holiday = try occurrence("Children's Day", "2026-05-05T15:00:00Z", "2026-05-06T15:00:00Z", calendar: "home.ics")
+        holiday.allDay = true
+        input.items.append(.init(occurrence: holiday, relation: .overlaps, ignored: nil))
+        let text = DayView.render(input, width: 40, style: try style("en_GB", "Asia/Tokyo"))
+        #expect(text.hasPrefix("  Tue 5 May\n    22:30\n"))
+        #expect(text.contains("\n  Wed 6 May\n  all day ▌Children's Day [home.ics]\n    00:00 █"))
+    }
+
+    /// Ten all-day events: eight are listed, two counted.
+    @Test func allDayListIsBounded() throws {
+        var input = try acrossMidnight()
+        var holiday = try occurrence("Holiday", "2026-05-05T15:00:00Z", "2026-05-06T15:00:00Z", calendar: "home.ics")
+        holiday.allDay = true
+        input.items += Array(repeating: .init(occurrence: holiday, relation: .overlaps, ignored: nil), count: 10)
+        let text = DayView.render(input, width: 40, style: try style("en_GB", "Asia/Tokyo"))
+        #expect(text.components(separatedBy: "▌Holiday [home.ics]\n").count - 1 == 8)
+        #expect(text.hasSuffix("\n          +2 more\n"))
+    }
+
+    /// Five thousand events at once: lanes stop at what the widest view can draw, so
+    /// each event looks at no more than that many; all but the drawn ones are counted.
+    @Test func manyOverlappingEventsAreBounded() throws {
+        var input = try fallBack()
+        let one = try occurrence("E", "2026-11-01T05:30:00Z", "2026-11-01T05:45:00Z", calendar: "c")
+        input.items = Array(repeating: .init(occurrence: one, relation: .overlaps, ignored: nil), count: 5000)
+        let grid = DayGrid(input, marks: ZoneMarks(zone: input.zone))
+        #expect(grid.lanes == DayGrid.maxLanes)
+        #expect(grid.bars.count == 5001)
+        let text = DayView.render(input, width: 40, style: try style("en_US", "America/New_York", unicode: false))
+        // 26 columns: the invitation and four events drawn.
+        #expect(text.hasSuffix("              +4996 more\n"))
+    }
+
     /// Too narrow for every lane: the lanes that fit are drawn and the rest counted.
     @Test func lanesThatDoNotFitAreCounted() throws {
         var input = try fallBack()
@@ -154,211 +204,4 @@ import Testing
         #expect(text.contains("              #Ni~ |E0  |E1  |E2  |E3\n"))
         #expect(text.hasSuffix("              +2 more\n"))
     }
-}
-
-extension DayViewTests {
-    static let overlap40 = [
-            "  Wed 10 Jun",
-            "  13:00            ▌Lunch",
-            "                   ▌with Sam",
-            "",
-            "",
-            "  14:00 █Family    ┊Focus",
-            "        █Reunion   ┊time",
-            "        █          ┊[work.ic… ▌Design",
-            "        █          ┊(transpa… ▌review",
-            "  15:00 █          ┊          ▌[work.ic…",
-            "        █          ┊          ▌",
-            "        █          ┊",
-            "        █          ┊          ▌Car",
-            "  16:00                       ▌service",
-            "                              ▌[vdir]",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let overlap80 = [
-            "  Wed 10 Jun",
-            "  13:00                         ▌Lunch with Sam",
-            "                                ▌[family.ics]",
-            "",
-            "",
-            "  14:00 █Family Reunion         ┊Focus time",
-            "        █                       ┊[work.ics]",
-            "        █                       ┊(transparent)          ▌Design review",
-            "        █                       ┊                       ▌[work.ics]",
-            "  15:00 █                       ┊                       ▌",
-            "        █                       ┊                       ▌",
-            "        █                       ┊",
-            "        █                       ┊                       ▌Car service",
-            "  16:00                                                 ▌[vdir]",
-            "                                                        ▌",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let overlap132 = [
-            "  Wed 10 Jun",
-            "  13:00                                          ▌Lunch with Sam",
-            "                                                 ▌[family.ics]",
-            "",
-            "",
-            "  14:00 █Family Reunion                          ┊Focus time",
-            "        █                                        ┊[work.ics] (transparent)",
-            "        █                                        ┊                                        ▌Design review",
-            "        █                                        ┊                                        ▌[work.ics]",
-            "  15:00 █                                        ┊                                        ▌",
-            "        █                                        ┊                                        ▌",
-            "        █                                        ┊",
-            "        █                                        ┊                                        ▌Car service",
-            "  16:00                                                                                   ▌[vdir]",
-            "                                                                                          ▌",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let allday40 = [
-            "  Tue, Apr 14",
-            "   all day ▌Spring break at the lake ho…",
-            "   9:00\u{202F}AM",
-            "",
-            "                          ▌Standup",
-            "",
-            "  10:00\u{202F}AM █Dentist",
-            "           █appointment",
-            "           █downtown",
-            "           █",
-            "  11:00\u{202F}AM",
-            "",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let allday80 = [
-            "  Tue, Apr 14",
-            "   all day ▌Spring break at the lake house with the cousins [family.ics]",
-            "   9:00\u{202F}AM",
-            "",
-            "                                              ▌Standup",
-            "",
-            "  10:00\u{202F}AM █Dentist appointment downtown",
-            "           █",
-            "           █",
-            "           █",
-            "  11:00\u{202F}AM",
-            "",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let allday132 = [
-            "  Tue, Apr 14",
-            "   all day ▌Spring break at the lake house with the cousins [family.ics]",
-            "   9:00\u{202F}AM",
-            "",
-            "                                                                        ▌Standup",
-            "",
-            "  10:00\u{202F}AM █Dentist appointment downtown",
-            "           █",
-            "           █",
-            "           █",
-            "  11:00\u{202F}AM",
-            "",
-            "",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let midnight40 = [
-            "  Tue 5 May",
-            "  22:30",
-            "",
-            "  23:00 █Night",
-            "        █shift",
-            "        █handover",
-            "        █          ▌Server",
-            "  Wed 6 May",
-            "  00:00 █          ▌patch     ┊Sleep",
-            "        █                     ┊[home.ic…",
-            "                              ┊(decline…",
-            "                              ┊",
-    ].joined(separator: "\n") + "\n"
-
-    static let midnight80 = [
-            "  Tue 5 May",
-            "  22:30",
-            "",
-            "  23:00 █Night shift handover",
-            "        █",
-            "        █",
-            "        █                       ▌Server patch",
-            "  Wed 6 May",
-            "  00:00 █                       ▌[ops.ics]              ┊Sleep",
-            "        █                                               ┊[home.ics] (declined)",
-            "                                                        ┊",
-            "                                                        ┊",
-    ].joined(separator: "\n") + "\n"
-
-    static let midnight132 = [
-            "  Tue 5 May",
-            "  22:30",
-            "",
-            "  23:00 █Night shift handover",
-            "        █",
-            "        █",
-            "        █                                        ▌Server patch",
-            "  Wed 6 May",
-            "  00:00 █                                        ▌[ops.ics]                               ┊Sleep",
-            "        █                                                                                 ┊[home.ics] (declined)",
-            "                                                                                          ┊",
-            "                                                                                          ┊",
-    ].joined(separator: "\n") + "\n"
-
-    static let fallback40 = [
-            "  Sun, Nov 1",
-            "  1:00\u{202F}AM -04",
-            "",
-            "              █Night train ▌Boarding",
-            "              █",
-            "  1:00\u{202F}AM -05 █",
-            "              █",
-            "                           ▌Arrival ca…",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let fallback80 = [
-            "  Sun, Nov 1",
-            "  1:00\u{202F}AM -04",
-            "",
-            "              █Night train                     ▌Boarding",
-            "              █",
-            "  1:00\u{202F}AM -05 █",
-            "              █",
-            "                                               ▌Arrival call",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let fallback132 = [
-            "  Sun, Nov 1",
-            "  1:00\u{202F}AM -04",
-            "",
-            "              █Night train                                               ▌Boarding",
-            "              █",
-            "  1:00\u{202F}AM -05 █",
-            "              █",
-            "                                                                         ▌Arrival call",
-            "",
-    ].joined(separator: "\n") + "\n"
-
-    static let fallbackASCII = [
-            "  Sun, Nov 1",
-            "  1:00 AM -04",
-            "",
-            "              #Night train |Boarding",
-            "              #",
-            "  1:00 AM -05 #",
-            "              #",
-            "                           |Arrival ca~",
-            "",
-    ].joined(separator: "\n") + "\n"
-
 }

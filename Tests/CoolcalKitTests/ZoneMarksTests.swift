@@ -53,4 +53,24 @@ import Testing
         let window = TimeWindow(start: try utc("2026-06-10T11:00:00Z"), end: try utc("2026-06-10T14:00:00Z"))
         #expect(dates(unicode: false).timeRange(window) == "7:00 - 10:00 AM")
     }
+
+    /// `conflicts` text: in a window across the change every time carries its offset,
+    /// even an event wholly before it.
+    @Test func conflictsInAWindowAcrossTheChange() throws {
+        let invite = Invite(id: .number(1), title: "Night train", start: .instant(try utc("2026-11-01T05:30:00Z")),
+                            end: .instant(try utc("2026-11-01T06:30:00Z")), source: "x")
+        let early = Occurrence(uid: "e", recurrenceID: nil, summary: "Early", calendar: "c", calendarColor: nil,
+                               start: .instant(try utc("2026-11-01T04:00:00Z")), end: .instant(try utc("2026-11-01T04:30:00Z")),
+                               startInstant: try utc("2026-11-01T04:00:00Z"), endInstant: try utc("2026-11-01T04:30:00Z"),
+                               allDay: false, transparent: false, status: nil, declinedByOwner: false, inviteID: nil)
+        let report = ConflictReport(invite: invite, span: TimeWindow(start: try utc("2026-11-01T05:30:00Z"), end: try utc("2026-11-01T06:30:00Z")),
+                                    window: TimeWindow(start: try utc("2026-11-01T04:00:00Z"), end: try utc("2026-11-01T07:30:00Z")),
+                                    buffer: Buffer(days: 0, seconds: 5400), conflicts: [Conflict(occurrence: early, relation: .before)],
+                                    ignored: [])
+        let style = TextStyle(locale: Locale(identifier: "en_US"), zone: newYork, color: false, unicode: false, terminal: false)
+        let text = ConflictsText(style: style).render(report)
+        #expect(text.hasPrefix("Night train\n  Nov 1, 2026, 1:30 AM -04 - 1:30 AM -05\n"))
+        #expect(text.contains("): 12:00 AM -04 - 2:30 AM -05\n  times in America/New_York\n"))
+        #expect(text.contains("  * Nov 1, 2026, 12:00 AM -04 - 12:30 AM -04  Early  [c]"))
+    }
 }

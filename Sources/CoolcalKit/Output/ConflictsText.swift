@@ -11,7 +11,7 @@ public struct ConflictsText {
     }
 
     public func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
-        let dates = DateText(style: style)
+        let dates = DateText(style: style).within(report.window)
         var out = style.bold(style.printable(report.invite.title)) + "\n"
         out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"
         let checked = report.invite.checked

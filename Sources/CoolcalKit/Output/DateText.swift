@@ -3,6 +3,9 @@ import Foundation
 /// Locale-aware date ranges (`DateIntervalFormatter`) in the output zone.
 struct DateText {
     let style: TextStyle
+    /// Offsets on every time, for times shown within a window that crosses a change
+    /// of offset (`ZoneMarks`).
+    var offsetsAlways = false
     private let timed: DateIntervalFormatter
     private let days: DateIntervalFormatter
     private let times: DateIntervalFormatter
@@ -89,7 +92,9 @@ struct DateText {
     /// range formatter writes across days); a same-day end is its time alone.
     private func withOffsets(_ s: Int64, _ e: Int64, _ f: DateIntervalFormatter) -> String? {
         let marks = ZoneMarks(zone: style.zone)
-        guard marks.crossesTransition(start: s, end: e) || marks.ambiguous(s) || marks.ambiguous(e) else { return nil }
+        guard offsetsAlways || marks.crossesTransition(start: s, end: e) || marks.ambiguous(s) || marks.ambiguous(e) else {
+            return nil
+        }
         let zone = SystemZone(style.zone)
         let sameDay = zone.localFields(ofUTC: s).dateOnly == zone.localFields(ofUTC: e).dateOnly
         let day = DateFormatter()
@@ -109,6 +114,13 @@ struct DateText {
     /// A short time of day (`1:30 PM`), for the day view's hour ticks.
     func time(_ s: Int64) -> String {
         clean(clock.string(from: date(s)))
+    }
+
+    /// This formatter, with offsets on every time when `window` crosses a change of offset.
+    func within(_ window: TimeWindow) -> DateText {
+        var copy = self
+        copy.offsetsAlways = ZoneMarks(zone: style.zone).crossesTransition(start: window.start, end: window.end)
+        return copy
     }
 
     /// What text output says once about its zone: `times in Europe/Berlin`.

@@ -11,6 +11,10 @@ struct DayGrid {
     }
 
     static let maxRows = 16
+    /// More lanes than the widest view can draw (`TerminalSize.widest` over
+    /// `DayView.minimumCell` and a space) are never opened: an event that finds none
+    /// free goes to this lane, counted as not shown. Bounds the work per event.
+    static let maxLanes = TerminalSize.widest / (DayView.minimumCell + 1) + 1
     static let slotMinutes: [Int64] = [15, 30, 60, 120, 180, 240, 360, 720, 1440]
 
     /// The UTC start of each row.
@@ -44,8 +48,8 @@ struct DayGrid {
         for (i, item) in input.items.enumerated() where !item.occurrence.allDay {
             let o = item.occurrence
             guard let rows = Self.rows(TimeWindow(start: o.startInstant, end: o.endInstant), starts, slot) else { continue }
-            let lane = ends.indices.dropFirst().first { ends[$0] < rows.first } ?? ends.count
-            if lane == ends.count { ends.append(rows.last) } else { ends[lane] = rows.last }
+            let lane = ends.indices.dropFirst().first { ends[$0] < rows.first } ?? min(ends.count, Self.maxLanes)
+            if lane < ends.count { ends[lane] = rows.last } else if lane < Self.maxLanes { ends.append(rows.last) }
             bars.append(Bar(item: i, first: rows.first, last: rows.last, lane: lane))
         }
         self.bars = bars

@@ -5,6 +5,8 @@
 public enum DayView {
     /// The narrowest lane drawn (a glyph and three characters of label).
     static let minimumCell = 4
+    /// All-day events listed at most; the rest are counted with the lanes not shown.
+    static let maxAllDay = 8
 
     public static func render(_ input: DayViewInput, width: Int, style: TextStyle) -> String {
         guard input.window.end > input.window.start else { return "" }
@@ -14,30 +16,34 @@ public enum DayView {
         let dates = DateText(style: style)
         let grid = DayGrid(input, marks: marks)
         let crossing = marks.crossesTransition(start: input.window.start, end: input.window.end)
-        let allDay = input.items.filter { $0.occurrence.allDay }
+        let allDayItems = input.items.filter { $0.occurrence.allDay }
+        let allDay = Array(allDayItems.prefix(maxAllDay))
         let labels = grid.starts.enumerated().map { r, t -> String in
             let local = t + Int64(marks.offset(t))
             guard r == 0 || ((local % 3600) + 3600) % 3600 == 0 else { return "" }
             return dates.time(t) + (crossing || marks.ambiguous(t) ? " " + marks.offsetText(t) : "")
         }
         let allDayWord = "all day"
-        let gutter = max(labels.map(\.count).max() ?? 0, allDay.isEmpty ? 0 : allDayWord.count)
+        let gutter = max(labels.map { DisplayWidth.of($0) }.max() ?? 0, allDay.isEmpty ? 0 : allDayWord.count)
         let avail = max(minimumCell, width - 2 - gutter - 1)
         let shown = max(1, min(grid.lanes, (avail + 1) / (minimumCell + 1)))
         let cell = max(minimumCell, (avail + 1) / shown - 1)
         let painter = DayViewPainter(style: style, input: input)
 
         var out = ""
-        func pad(_ s: String) -> String { String(repeating: " ", count: max(0, gutter - s.count)) + s }
+        func pad(_ s: String) -> String { String(repeating: " ", count: max(0, gutter - DisplayWidth.of(s))) + s }
         for r in grid.starts.indices {
             if r == 0 || dates.day(grid.starts[r]) != dates.day(grid.starts[r - 1]) {
                 out += "  " + style.bold(dates.day(max(grid.starts[r], input.window.start))) + "\n"
             }
-            if r == 0 {
-                for (n, item) in allDay.enumerated() {
-                    let text = painter.cell(item, lines: 1, width: avail - 1, joined: true)
-                    out += "  " + pad(n == 0 ? allDayWord : "") + " " + (text.first?.text ?? "") + "\n"
-                }
+            // All-day events above the first row of the day they begin (or the first row).
+            let here = allDay.filter { item in
+                (DayGrid.rows(TimeWindow(start: item.occurrence.startInstant, end: item.occurrence.startInstant),
+                              grid.starts, grid.slot)?.first ?? 0) == r
+            }
+            for (n, item) in here.enumerated() {
+                let text = painter.cell(item, lines: 1, width: avail - 1, joined: true)
+                out += "  " + pad(n == 0 ? allDayWord : "") + " " + (text.first?.text ?? "") + "\n"
             }
             var cells: [(text: String, length: Int)?] = Array(repeating: nil, count: shown)
             for bar in grid.bars where bar.lane < shown && bar.first <= r && r <= bar.last {
@@ -59,7 +65,7 @@ public enum DayView {
             while line.last == " " { line.removeLast() }
             out += line + "\n"
         }
-        let hidden = grid.bars.filter { $0.lane >= shown }.count
+        let hidden = grid.bars.filter { $0.lane >= shown }.count + allDayItems.count - allDay.count
         if hidden > 0 {
             out += "  " + String(repeating: " ", count: gutter + 1) + "+\(hidden) more\n"
         }

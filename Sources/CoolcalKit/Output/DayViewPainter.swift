@@ -12,7 +12,7 @@ struct DayViewPainter {
         let glyph = style.unicode ? "█" : "#"
         let title = clean(input.title)
         let text = fit(wrap(title, width), [], lines: lines, width: width)
-        return text.map { (style.bold(glyph + $0), 1 + $0.count) }
+        return text.map { (style.bold(glyph + $0), 1 + DisplayWidth.of($0)) }
     }
 
     /// The lines of one occurrence: its title, then `[calendar]` and why it is
@@ -29,7 +29,7 @@ struct DayViewPainter {
         let colour = CalendarColor.sgr(o.calendarColor) ?? (item.busy ? "31" : nil)
         return text.map { line in
             let painted = style.paint(glyph, item.busy ? colour : "2") + (item.busy || line.isEmpty ? line : style.dim(line))
-            return (painted, 1 + line.count)
+            return (painted, 1 + DisplayWidth.of(line))
         }
     }
 
@@ -45,7 +45,7 @@ struct DayViewPainter {
         if title.count > lines, !out.isEmpty {
             out.removeLast()
             let rest = title[(lines - 1)...].joined(separator: " ")
-            var cut = String(rest.prefix(max(0, width - 1)))
+            var cut = DisplayWidth.prefix(rest, max(0, width - 1))
             while cut.last == " " { cut.removeLast() }
             out.append(cut + (style.unicode ? "…" : "~"))
         }
@@ -53,15 +53,15 @@ struct DayViewPainter {
         return out + Array(repeating: "", count: lines - out.count)
     }
 
-    /// Greedy word wrap at `width` characters; a longer word is cut with an ellipsis.
+    /// Greedy word wrap at `width` columns; a longer word is cut with an ellipsis.
     func wrap(_ text: String, _ width: Int) -> [String] {
         let width = max(1, width)
         let mark = style.unicode ? "…" : "~"
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ") {
-            let word = word.count > width ? String(word.prefix(width - 1)) + mark : String(word)
-            if !current.isEmpty && current.count + 1 + word.count <= width {
+            let word = DisplayWidth.of(word) > width ? DisplayWidth.prefix(word, width - 1) + mark : String(word)
+            if !current.isEmpty && DisplayWidth.of(current) + 1 + DisplayWidth.of(word) <= width {
                 current += " " + word
                 continue
             }
