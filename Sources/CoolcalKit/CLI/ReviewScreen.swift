@@ -42,7 +42,7 @@ struct ReviewScreen {
         foot += message.map(fit)
         foot.append(prompt.map(fit) ?? style.dim(fit(Self.keys)))
         let room = height - head.count - foot.count - 2
-        if body.count > room { body = Array(body.prefix(max(0, room - 1))) + (room > 0 ? ["  …"] : []) }
+        if body.count > room { body = Array(body.prefix(max(0, room - 1))) + (room > 0 ? ["  " + ellipsis] : []) }
         return Self.clear + (head + [""] + body + [""] + foot).joined(separator: "\n")
     }
 
@@ -53,9 +53,12 @@ struct ReviewScreen {
         return Self.clear + lines.joined(separator: "\n")
     }
 
+    /// `…`, or `...` where the terminal is not UTF-8 (`LC_ALL=C`).
+    private var ellipsis: String { style.unicode ? "…" : "..." }
+
     /// One line that cannot wrap or carry control characters.
     private func fit(_ text: String) -> String {
         let clean = style.printable(text)
-        return clean.count < width ? clean : String(clean.prefix(max(1, width - 2))) + "…"
+        return clean.count < width ? clean : String(clean.prefix(max(1, width - 1 - ellipsis.count))) + ellipsis
     }
 }
