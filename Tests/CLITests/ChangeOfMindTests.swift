@@ -163,11 +163,17 @@ import Testing
         #expect(anonymous.stdout == "declined: Standup (id standup-9@example.org)\n")
         #expect(anonymous.stderr.hasPrefix("coolcal: warning: inbox 1: no --me (or 'me' in the config): your PARTSTAT in the stored event stays as the organizer sent it\n"))
         #expect(try read(cal) == acceptedText)
+        // The user adds an alarm to the stored event; declining keeps it, byte for byte.
+        let end = try #require(acceptedText.range(of: "END:VEVENT\r\n", options: .backwards))
+        var withAlarm = acceptedText
+        withAlarm.insert(contentsOf: "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Standup\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n", at: end.lowerBound)
+        try Data(withAlarm.utf8).write(to: URL(fileURLWithPath: cal))
         let declined = try Binary.run(["decline"] + me + ["1"], env: env)
         #expect(declined.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(real(cal))\n")
         let text = try read(cal)
-        #expect(text.contains("ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\r\n"))
-        #expect(!text.contains("PARTSTAT=ACCEPTED"))
+        #expect(text == withAlarm.replacingOccurrences(of: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\r\n",
+                                                       with: "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\r\n"),
+                "only the owner's ATTENDEE line changed")
         #expect(text.contains("UID:standup-9@example.org\r\n") && text.contains("SEQUENCE:0\r\n"), "the organizer's version, so updates match")
         #expect(text.hasPrefix(String(Self.original.dropLast("END:VCALENDAR\r\n".count))) && text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))
         #expect(try Binary.run(["accept"] + me + ["1", cal], env: env).stdout == "accepted: Standup (id standup-9@example.org): updated in \(cal)\n")
