@@ -205,5 +205,20 @@ import Testing
         #expect(try client.query(window: nil).count == 2)
         #expect(try answers(env) == ["accepted", "declined", "accepted"])
         #expect(try outbox(env) == ["queued accept 12", "queued decline 12", "queued accept 12"])
+        // An iTIP invitation's resource is changed in place (PUT with If-Match), not deleted.
+        let invitation = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "METHOD:REQUEST", "BEGIN:VEVENT",
+            "UID:standup-9@example.org", "DTSTAMP:20220815T091500Z", "SEQUENCE:0", "SUMMARY:Standup",
+            "ORGANIZER:mailto:alice@example.org", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com",
+            "DTSTART:20220822T100000Z", "DTEND:20220822T103000Z", "END:VEVENT", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+        let ics = try Binary.temp("standup.ics", Data(invitation.utf8))
+        #expect(try Binary.run(["accept", "--me", "me@example.com", ics, url], env: env).status == 0)
+        let decline = try Binary.run(["decline", "--me", "me@example.com", ics], env: env)
+        #expect(decline.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(url)\n", "\(decline.stderr)")
+        let stored = try #require(try client.find(uid: "standup-9@example.org"))
+        let text = String(decoding: stored.data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(text.contains("ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com") && !text.contains("PARTSTAT=ACCEPTED"))
+        #expect(try client.query(window: nil).count == 3)
     }
 }
