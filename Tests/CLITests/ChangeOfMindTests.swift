@@ -163,11 +163,17 @@ import Testing
         #expect(anonymous.stdout == "declined: Standup (id standup-9@example.org)\n")
         #expect(anonymous.stderr.hasPrefix("coolcal: warning: inbox 1: no --me (or 'me' in the config): your PARTSTAT in the stored event stays as the organizer sent it\n"))
         #expect(try read(cal) == acceptedText)
+        // The user adds an alarm to the stored event; declining keeps it, byte for byte.
+        let end = try #require(acceptedText.range(of: "END:VEVENT\r\n", options: .backwards))
+        var withAlarm = acceptedText
+        withAlarm.insert(contentsOf: "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Standup\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n", at: end.lowerBound)
+        try Data(withAlarm.utf8).write(to: URL(fileURLWithPath: cal))
         let declined = try Binary.run(["decline"] + me + ["1"], env: env)
         #expect(declined.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(real(cal))\n")
         let text = try read(cal)
-        #expect(text.contains("ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\r\n"))
-        #expect(!text.contains("PARTSTAT=ACCEPTED"))
+        #expect(text == withAlarm.replacingOccurrences(of: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\r\n",
+                                                       with: "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\r\n"),
+                "only the owner's ATTENDEE line changed")
         #expect(text.contains("UID:standup-9@example.org\r\n") && text.contains("SEQUENCE:0\r\n"), "the organizer's version, so updates match")
         #expect(text.hasPrefix(String(Self.original.dropLast("END:VCALENDAR\r\n".count))) && text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))
         #expect(try Binary.run(["accept"] + me + ["1", cal], env: env).stdout == "accepted: Standup (id standup-9@example.org): updated in \(cal)\n")
@@ -199,5 +205,20 @@ import Testing
         #expect(try client.query(window: nil).count == 2)
         #expect(try answers(env) == ["accepted", "declined", "accepted"])
         #expect(try outbox(env) == ["queued accept 12", "queued decline 12", "queued accept 12"])
+        // An iTIP invitation's resource is changed in place (PUT with If-Match), not deleted.
+        let invitation = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "METHOD:REQUEST", "BEGIN:VEVENT",
+            "UID:standup-9@example.org", "DTSTAMP:20220815T091500Z", "SEQUENCE:0", "SUMMARY:Standup",
+            "ORGANIZER:mailto:alice@example.org", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com",
+            "DTSTART:20220822T100000Z", "DTEND:20220822T103000Z", "END:VEVENT", "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined()
+        let ics = try Binary.temp("standup.ics", Data(invitation.utf8))
+        #expect(try Binary.run(["accept", "--me", "me@example.com", ics, url], env: env).status == 0)
+        let decline = try Binary.run(["decline", "--me", "me@example.com", ics], env: env)
+        #expect(decline.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(url)\n", "\(decline.stderr)")
+        let stored = try #require(try client.find(uid: "standup-9@example.org"))
+        let text = String(decoding: stored.data, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
+        #expect(text.contains("ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com") && !text.contains("PARTSTAT=ACCEPTED"))
+        #expect(try client.query(window: nil).count == 3)
     }
 }

@@ -95,6 +95,9 @@ import Testing
         let entries = try #require(json["invitations"] as? [[String: Any]])
         #expect(entries.map { $0["answer"] as? String } == [nil, "commented", "tentative", "declined", "accepted"])
         #expect(entries.first.map { $0.keys.contains("answer") && $0["answer"] is NSNull } == true)
+        #expect(try Binary.run(["accept", "5", cal], env: env).status == 0)
+        #expect(try Binary.run(["decline", "4"], env: env).status == 0)
+        #expect(try Binary.run(["inbox", "--unanswered"], env: env).stdout == "You have no unanswered invitations\n")
         let tentative = String(decoding: try Data(contentsOf: URL(fileURLWithPath: cal)), as: UTF8.self)
         #expect(tentative.contains("UID:coolcal-invite-23@") && tentative.contains("STATUS:TENTATIVE\r\n"))
     }

@@ -27,7 +27,7 @@ struct ITIPChange: CalendarChange {
         let copy = message.storedCopy(me: me, partstat: partstat, renaming: zoneRenaming(calendar))
         let zones = zonesToAdd(copy.zones, calendar)
         let ending = text.lineEnding
-        if stored.isEmpty && partstat == "DECLINED" { return (nil, .absent) }
+        if partstat == "DECLINED" { return try declining(stored, text, file: file) }
         guard !stored.isEmpty else {
             return try insert(zones + copy.events.joined(), text, calendar, file: file)
         }
@@ -88,6 +88,32 @@ struct ITIPChange: CalendarChange {
         }
         if fresh.isEmpty { return (nil, staleReason.map(WriteOutcome.stale) ?? .unchanged) }
         return (text.replacing(replaced, with: normalized(zones + fresh.joined(), ending)), .updated)
+    }
+
+    /// Changing your mind: the owner's `PARTSTAT=DECLINED` set in every stored block of
+    /// the UID, whatever their version (the organizer's later updates still match), by
+    /// editing that one line of each (`AttendeeEdit`).
+    private func declining(_ stored: [EventBlock], _ text: CalendarText, file: String) throws -> (Data?, WriteOutcome) {
+        guard !stored.isEmpty else { return (nil, .absent) }
+        var edits: [(Range<Int>, [UInt8])] = []
+        var owner = false
+        for block in stored {
+            switch AttendeeEdit.setting(partstat: partstat, for: me, in: Array(text.bytes[block.range])) {
+            case .edited(let new):
+                owner = true
+                edits.append((block.range, new))
+            case .unchanged: owner = true
+            case .notAnAttendee: break
+            }
+        }
+        guard owner else {
+            throw ICalError(file: file, message: "the stored event \(uid) does not list \(me.joined(separator: ", ")) among its attendees; not modified")
+        }
+        guard !edits.isEmpty else { return (nil, .unchanged) }
+        var bytes = text.bytes
+        // Later ranges first, so earlier offsets stay valid.
+        for (range, new) in edits.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) { bytes.replaceSubrange(range, with: new) }
+        return (bytes, .updated)
     }
 
     /// Whether the stored copy lacks the owner's acceptance that this one carries

@@ -50,7 +50,11 @@ struct InboxCommand: CommandUnit, Equatable {
                 (!unreadOnly || !$0.read) && (!unansweredOnly || $0.answer == nil || $0.answer == .comment)
             }
             try store.resetBadge()
-            context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))
+            if unansweredOnly && entries.isEmpty && !common.json {
+                context.out.write("You have no unanswered invitations\n")
+            } else {
+                context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))
+            }
         }
         try answers.deliver(store)
         return .ok
