@@ -47,9 +47,20 @@ enum Revisions {
         struct Instance: Hashable {
             let uid: String, recurrenceID: String?, start: Int64, end: Int64
         }
+        // A copy has its original's start and end: only an occurrence whose span
+        // another one with a UID shares can be one, and needs the whole key.
+        struct Span: Hashable {
+            let start: Int64, end: Int64
+        }
+        var shared: [Span: Bool] = [:]
+        for o in occurrences where o.uid != nil {
+            let span = Span(start: o.startInstant, end: o.endInstant)
+            shared[span] = shared[span] != nil
+        }
+        guard shared.values.contains(true) else { return occurrences }
         var seen: Set<Instance> = []
         return occurrences.filter { o in
-            guard let uid = o.uid else { return true }
+            guard let uid = o.uid, shared[Span(start: o.startInstant, end: o.endInstant)] == true else { return true }
             return seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted
         }
     }
