@@ -183,4 +183,24 @@ import Testing
         #expect(nonEmpty > 150)
         #expect(cut > 10)
     }
+    /// Tied copies share their span with other events' instances: each instance is
+    /// given once (the first copy's), every other event's kept, in start, then UID order.
+    @Test func copiesAmongSharedSpansAreGivenOnce() throws {
+        func event(_ uid: String, _ summary: String, _ more: String...) -> String {
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20220101T000000Z\r\nDTSTART:20220820T150000Z\r\n"
+                + "DURATION:PT1H\r\nSUMMARY:\(summary)\r\n" + more.map { $0 + "\r\n" }.joined() + "END:VEVENT\r\n"
+        }
+        let body = event("b@t", "First") + event("a@t", "Other") + event("b@t", "Second")
+            + event("c@t", "Daily", "RRULE:FREQ=DAILY;COUNT=2") + event("c@t", "Daily again", "RRULE:FREQ=DAILY;COUNT=2")
+        let window = TimeWindow(start: try utc("2022-08-20T00:00:00Z"), end: try utc("2022-08-23T00:00:00Z"))
+        let found = OccurrenceExpander(options: ExpansionOptions(floatingZone: try #require(TimeZone(identifier: "UTC"))),
+                                       diagnostics: Diagnostics())
+            .occurrences(in: window, calendars: [LoadedCalendar(name: "c.ics", color: nil, files: [try Self.read(body)])])
+        #expect(found.map { "\($0.uid ?? "-") \($0.start.jsonString) \($0.summary ?? "-")" } == [
+            "a@t 2022-08-20T15:00:00Z Other",
+            "b@t 2022-08-20T15:00:00Z First",
+            "c@t 2022-08-20T15:00:00Z Daily",
+            "c@t 2022-08-21T15:00:00Z Daily",
+        ])
+    }
 }

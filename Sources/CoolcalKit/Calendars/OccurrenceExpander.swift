@@ -28,8 +28,10 @@ public struct OccurrenceExpander {
     /// `Int`, not an `Occurrence` (a dozen references to retain and release), which
     /// was most of the sort's time over a long window.
     static func sorted(_ occurrences: [Occurrence]) -> [Occurrence] {
+        let starts = occurrences.map(\.startInstant)
         let permutation: [Int] = occurrences.withUnsafeBufferPointer { all in
             Array(all.indices).sorted { i, j in
+                if starts[i] != starts[j] { return starts[i] < starts[j] }
                 if OccurrenceExpander.order(all[i], all[j]) { return true }
                 if OccurrenceExpander.order(all[j], all[i]) { return false }
                 return i < j

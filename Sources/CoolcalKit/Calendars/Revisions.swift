@@ -47,21 +47,38 @@ enum Revisions {
         struct Instance: Hashable {
             let uid: String, recurrenceID: String?, start: Int64, end: Int64
         }
-        // A copy has its original's start and end: only an occurrence whose span
-        // another one with a UID shares can be one, and needs the whole key.
+        // A copy has its original's UID, start and end: only occurrences that share
+        // all three with another one need the whole key (the recurrence id written out),
+        // and when none does, nothing is left out.
         struct Span: Hashable {
-            let start: Int64, end: Int64
+            let uid: String, start: Int64, end: Int64
         }
-        var shared: [Span: Bool] = [:]
-        for o in occurrences where o.uid != nil {
-            let span = Span(start: o.startInstant, end: o.endInstant)
-            shared[span] = shared[span] != nil
+        var first: [Span: Int] = [:]
+        var shared = [Bool](repeating: false, count: occurrences.count)
+        var anyShared = false
+        for i in occurrences.indices {
+            guard let uid = occurrences[i].uid else { continue }
+            let span = Span(uid: uid, start: occurrences[i].startInstant, end: occurrences[i].endInstant)
+            if let f = first[span] {
+                shared[f] = true
+                shared[i] = true
+                anyShared = true
+            } else {
+                first[span] = i
+            }
         }
-        guard shared.values.contains(true) else { return occurrences }
+        guard anyShared else { return occurrences }
         var seen: Set<Instance> = []
-        return occurrences.filter { o in
-            guard let uid = o.uid, shared[Span(start: o.startInstant, end: o.endInstant)] == true else { return true }
-            return seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted
+        var result: [Occurrence] = []
+        result.reserveCapacity(occurrences.count)
+        for i in occurrences.indices {
+            let o = occurrences[i]
+            if shared[i], let uid = o.uid,
+               !seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted {
+                continue
+            }
+            result.append(o)
         }
+        return result
     }
 }
