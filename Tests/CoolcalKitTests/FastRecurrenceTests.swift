@@ -110,6 +110,7 @@ import Testing
         #expect(try !civil("FREQ=HOURLY", "20240101T090000"))
         #expect(try !civil("FREQ=MONTHLY;BYSETPOS=1;BYDAY=MO", "20240101T090000"))
         #expect(try !civil("FREQ=DAILY", "18991231T090000"))
+        #expect(try !civil("FREQ=DAILY", "20161231T235960"))
     }
     /// One expansion of `body`, with civil rules or with libical alone.
     static func expansion(_ calendar: ICalCalendar, _ window: TimeWindow, zone: TimeZone, civil: Bool,
