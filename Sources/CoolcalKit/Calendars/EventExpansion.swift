@@ -112,8 +112,10 @@ struct EventExpansion {
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
                                 maxSteps: context.options.maxSteps, budget: budget,
-                                enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)))
+                                enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)),
+                                civilRules: context.options.civilRecurrence)
         var kept = 0
+        let masterMarks = Marks(master, context)
         let (instances, setCut) = set.instances(overlapping: search)
         var cut = setCut
         for raw in instances {
@@ -121,8 +123,10 @@ struct EventExpansion {
             if replaced.contains(key) { continue }
             var instance = raw
             var source = master
+            var marks = masterMarks
             if let range = ranges.last(where: { $0.key <= key }) {
                 source = range.event
+                marks = Marks(range.event, context)
                 instance = moved(raw, by: range, isDate: dtstart.isDate, zone: zone)
             }
             guard window.overlaps(start: instance.start, end: instance.end) else { continue }
@@ -140,7 +144,7 @@ struct EventExpansion {
                 break
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
-            result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid))
+            result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid, marks: marks))
         }
         // Cut short by a limit: what was found, and the rest of the span it could
         // still cover, are all incomplete — busy, never "free" by omission.
@@ -222,7 +226,22 @@ struct EventExpansion {
         }
     }
 
-    private func occurrence(_ event: ICalEvent, _ raw: RawInstance, allDay: Bool, recurrenceID: OccurrenceTime?) -> Occurrence {
+    /// What makes an event free or tentative for the owner: the same for each of its
+    /// instances, so found once per series, not per instance (attendee addresses are
+    /// normalized to find them).
+    private struct Marks {
+        let declined: Bool, tentative: Bool, shownAsFree: Bool
+
+        init(_ event: ICalEvent, _ context: ExpansionContext) {
+            declined = context.declined(event)
+            tentative = context.tentative(event)
+            shownAsFree = context.shownAsFree(event)
+        }
+    }
+
+    private func occurrence(_ event: ICalEvent, _ raw: RawInstance, allDay: Bool, recurrenceID: OccurrenceTime?,
+                            marks given: Marks? = nil) -> Occurrence {
+        let marks = given ?? Marks(event, context)
         let end = min(max(raw.end, raw.start), max(TimeWindow.lastInstant, raw.start))
         let startTime: OccurrenceTime
         let endTime: OccurrenceTime
@@ -240,7 +259,7 @@ struct EventExpansion {
             uid: event.uid, recurrenceID: recurrenceID, summary: event.summary, calendar: calendar.name,
             calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
             endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
-            declinedByOwner: context.declined(event), inviteID: event.inviteID, incomplete: nil,
-            calendarName: calendar.displayName, tentative: context.tentative(event), shownAsFree: context.shownAsFree(event))
+            declinedByOwner: marks.declined, inviteID: event.inviteID, incomplete: nil,
+            calendarName: calendar.displayName, tentative: marks.tentative, shownAsFree: marks.shownAsFree)
     }
 }

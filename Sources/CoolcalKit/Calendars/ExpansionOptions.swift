@@ -14,6 +14,9 @@ public struct ExpansionOptions {
     /// runaway rules together stay bounded too.
     public var maxStepsPerQuery = 1_000_000
     public var maxOccurrencesPerQuery = 200_000
+    /// The simplest rules walked in civil arithmetic (`CivilRecurrence`); false
+    /// walks every rule with libical (the equality tests compare the two).
+    var civilRecurrence = true
 
     public init(floatingZone: TimeZone, me: [String] = [], maxSteps: Int = 400_000,
                 maxOccurrencesPerEvent: Int = 100_000) {

@@ -17,7 +17,8 @@ struct Truncation {
 
 /// Expands DTSTART + RRULE + RDATE − EXDATE of one master event over a search window,
 /// doing in Swift what libical gets wrong (RDATE zones and periods, UNTIL with zones,
-/// all-day lengths, DST gaps) and using libical's iterator for the RRULE itself.
+/// all-day lengths, DST gaps) and using libical's iterator for the RRULE itself
+/// (or, for the simplest rules, `CivilRecurrence`, which gives the same starts).
 struct RecurrenceSet {
     let event: ICalEvent
     let dtstart: ICalTime
@@ -28,6 +29,8 @@ struct RecurrenceSet {
     let budget: ExpansionBudget
     /// Enough instances: the caller keeps at most this many anyway.
     let enough: Int
+    /// Simple rules walked in civil arithmetic (`CivilRecurrence`), not by libical.
+    var civilRules = true
 
     /// The instances overlapping `search`, and where a limit cut a rule short (the
     /// earliest such point), if one did.
@@ -111,7 +114,8 @@ struct RecurrenceSet {
             from = CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + behind / step * step)
             if dtstart.isDate { from = from.dateOnly }
         }
-        guard let iterator = RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
+        let civil = civilRules ? CivilRecurrence(rule: rule, start: from, isDate: dtstart.isDate) : nil
+        guard let iterator: RuleIterator = civil ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
             return nil
         }

@@ -47,10 +47,38 @@ enum Revisions {
         struct Instance: Hashable {
             let uid: String, recurrenceID: String?, start: Int64, end: Int64
         }
-        var seen: Set<Instance> = []
-        return occurrences.filter { o in
-            guard let uid = o.uid else { return true }
-            return seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted
+        // A copy has its original's UID, start and end: only occurrences that share
+        // all three with another one need the whole key (the recurrence id written out),
+        // and when none does, nothing is left out.
+        struct Span: Hashable {
+            let uid: String, start: Int64, end: Int64
         }
+        var first: [Span: Int] = [:]
+        var shared = [Bool](repeating: false, count: occurrences.count)
+        var anyShared = false
+        for i in occurrences.indices {
+            guard let uid = occurrences[i].uid else { continue }
+            let span = Span(uid: uid, start: occurrences[i].startInstant, end: occurrences[i].endInstant)
+            if let f = first[span] {
+                shared[f] = true
+                shared[i] = true
+                anyShared = true
+            } else {
+                first[span] = i
+            }
+        }
+        guard anyShared else { return occurrences }
+        var seen: Set<Instance> = []
+        var result: [Occurrence] = []
+        result.reserveCapacity(occurrences.count)
+        for i in occurrences.indices {
+            let o = occurrences[i]
+            if shared[i], let uid = o.uid,
+               !seen.insert(Instance(uid: uid, recurrenceID: o.recurrenceID?.jsonString, start: o.startInstant, end: o.endInstant)).inserted {
+                continue
+            }
+            result.append(o)
+        }
+        return result
     }
 }
