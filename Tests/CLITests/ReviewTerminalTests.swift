@@ -37,6 +37,8 @@ import Testing
 
         deinit {
             _ = tmux(["kill-server"])
+            // tmux leaves its socket file behind.
+            unlink("/tmp/tmux-\(getuid())/\(socket)")
             try? FileManager.default.removeItem(atPath: dir)
         }
 
