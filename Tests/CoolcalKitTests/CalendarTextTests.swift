@@ -54,11 +54,11 @@ import Testing
     @Test func replacingKeepsEveryOtherByte() throws {
         let text = Self.text(Self.crlf)
         let b = try #require(text.blocks(uid: "b").first)
-        let edited = try #require(text.replacing([b.range], with: "NEW\r\n"))
+        let edited = try #require(text.replacing([b.range], with: "NEW\r\n")?.data)
         #expect(String(decoding: edited, as: UTF8.self) == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
             + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T100000Z\r\nDESCRIPTION:see UID:b\r\nEND:VEVENT\r\n"
             + "NEW\r\nEND:VCALENDAR\r\n")
-        let added = try #require(text.replacing([], with: "ADDED\r\n"))
+        let added = try #require(text.replacing([], with: "ADDED\r\n")?.data)
         #expect(String(decoding: added, as: UTF8.self) == String(Self.crlf.dropLast("END:VCALENDAR\r\n".count)) + "ADDED\r\nEND:VCALENDAR\r\n")
     }
 
@@ -66,14 +66,14 @@ import Testing
         let text = Self.text(Self.crlf)
         let ranges = text.veventBlocks()
         #expect(ranges.count == 2)
-        let edited = try #require(text.replacing(ranges.reversed(), with: "ONE\r\n"))
+        let edited = try #require(text.replacing(ranges.reversed(), with: "ONE\r\n")?.data)
         #expect(String(decoding: edited, as: UTF8.self) == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nONE\r\nEND:VCALENDAR\r\n")
     }
 
     @Test func bytesThatAreNotUTF8OutsideTheEditStay() throws {
         let head: [UInt8] = Array("BEGIN:VCALENDAR\r\nX-NOTE:".utf8) + [0xFF, 0xFE, 0x0D, 0x41] + Array("\r\n".utf8)
         let text = CalendarText(bytes: head + Array("END:VCALENDAR\r\n".utf8))
-        let edited = try #require(text.replacing([], with: "E\r\n"))
+        let edited = try #require(text.replacing([], with: "E\r\n")?.data)
         #expect(Array(edited) == head + Array("E\r\nEND:VCALENDAR\r\n".utf8))
     }
 
@@ -84,8 +84,8 @@ import Testing
     }
 
     @Test func aBlankFileBecomesAWholeCalendarInItsLineEnding() throws {
-        let whole = try #require(Self.text("\n").wholeCalendar("BODY\n", hasEvents: false))
+        let whole = try #require(Self.text("\n").wholeCalendar("BODY\n", hasEvents: false)?.data)
         #expect(String(decoding: whole, as: UTF8.self) == "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//coolcal//coolcal//EN\nBODY\nEND:VCALENDAR\n")
-        #expect(Self.text(Self.crlf).wholeCalendar("BODY\r\n", hasEvents: true) == nil)
+        #expect(Self.text(Self.crlf).wholeCalendar("BODY\r\n", hasEvents: true)?.data == nil)
     }
 }

@@ -67,6 +67,16 @@ public enum AtomicFile {
     /// right before the rename: false removes the temporary file and throws `Changed`.
     public static func write(_ data: Data, to path: String, keeping existing: FileStatus?,
                              unchanged: () throws -> Bool = { true }) throws {
+        try write(to: path, keeping: existing, unchanged: unchanged) { emit in try data.withUnsafeBytes { try emit($0) } }
+    }
+
+    /// `write(_:to:keeping:unchanged:)` of the bytes `contents` hands to `emit`, piece
+    /// by piece (an edit of a large file is never copied whole first). `readBack` is
+    /// given the temporary file's path once it is fsynced and closed, before
+    /// `unchanged`: what it throws removes the temporary file and is thrown.
+    static func write(to path: String, keeping existing: FileStatus?,
+                      readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool,
+                      contents: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let mode = mode_t(existing?.permissions ?? 0o644)
@@ -100,11 +110,12 @@ public enum AtomicFile {
                 }
             }
         }
-        try data.withUnsafeBytes { buffer in
+        try contents { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
                 do throws(Errno) {
-                    offset += try valueOrErrno { Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+                    offset += try valueOrErrno { Glibc.write(fd, base + offset, buffer.count - offset) }
                 } catch {
                     throw WriteError.errno(error, path: path, doing: "cannot write")
                 }
@@ -116,6 +127,7 @@ public enum AtomicFile {
         // -1 first, whatever close said: the number is released either way.
         fd = -1
         if closed != 0 { throw WriteError.errno(.current, path: path, doing: "cannot close") }
+        try readBack(temp)
         guard try unchanged() else { throw Changed() }
         do throws(Errno) { try valueOrErrno { rename(temp, path) } } catch {
             throw WriteError.errno(error, path: path, doing: "cannot rename into place")

@@ -3,8 +3,10 @@ import Foundation
 /// One read-modify-write of a calendar file, under its lock: the file read once, its
 /// structure checked by the pre-filter's scan (which refuses exactly what libical's
 /// full parse refuses, and parses only what may reach the windows it is read for), any number of
-/// changes applied to the text in memory in order, then the result checked the same
-/// way and written once (temp file, fsync, rename) if nobody changed the file meanwhile.
+/// changes applied to the text in memory in order, then the result written once (temp
+/// file, fsync, rename), read back from the temp file and checked the same way, if
+/// nobody changed the file meanwhile. The result is a splice of the text as read
+/// (`Splice`): the file is in memory once, unless a second change must see the first.
 /// What costs in proportion to the file is a few passes over its bytes, never a
 /// whole-file libical parse — unless the scan cannot judge the file, and then `-v` says so.
 final class CalendarFileEdit {
@@ -15,10 +17,18 @@ final class CalendarFileEdit {
     private let original: Data
     /// The calendar as read: its zones, and the events that may reach `window`.
     private(set) var calendar: ICalCalendar
-    private(set) var text: CalendarText
+    /// The text the last change left, when `edited` is not a splice of it yet.
+    private var current: CalendarText
     private var changedUIDs: [String] = []
-    private var edited: Data?
-    private let diagnostics: Diagnostics?
+    /// What the changes so far made of the file: a splice of `current`'s bytes.
+    private var edited: Splice? {
+        didSet { pending = true }
+    }
+    /// Whether `edited` is a splice that `current` does not hold yet.
+    private var pending = false
+    /// An iTIP change may have added VTIMEZONEs that the next change must see.
+    private var zonesStale = false
+    let diagnostics: Diagnostics?
 
     /// Reads `file` (resolved, locked by the caller) for editing.
     init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?) throws {
@@ -39,7 +49,18 @@ final class CalendarFileEdit {
         if Self.hasBareCR(original) {
             throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
         }
-        text = CalendarText(bytes: original)
+        current = CalendarText(bytes: original)
+    }
+
+    /// The text as the changes so far left it: the splice put in one buffer when
+    /// there is one (a second change to the same file sees the first).
+    private var text: CalendarText {
+        if pending, let edited {
+            current = CalendarText(bytes: edited.data)
+            self.edited = Splice(whole: current.bytes)
+            pending = false
+        }
+        return current
     }
 
     /// New push-payload events not yet placed in `text`: they all go before the last
@@ -58,17 +79,16 @@ final class CalendarFileEdit {
     func apply(_ change: CalendarChange) throws -> WriteOutcome {
         if let event = change as? NewEvent, try postpone(event) { return .added }
         try placeDeferred()
-        let (data, outcome) = try change.apply(to: text, calendar: calendar, file: file)
-        guard let data else {
+        if zonesStale { refreshZones() }
+        let (splice, outcome) = try change.splice(of: text, calendar: calendar, file: file)
+        guard let splice else {
             diagnostics?.note("\(file): nothing to write (\(outcome.describe(file)))")
             return outcome
         }
-        text = CalendarText(bytes: data)
-        edited = data
+        edited = splice
         // A removed event (changing your mind) is the one UID the result must lack.
         if outcome != .removed { changedUIDs.append(change.uid) }
-        // An iTIP change may have added VTIMEZONEs that the next change must see.
-        if change is ITIPChange { try refreshZones() }
+        if change is ITIPChange { zonesStale = true }
         return outcome
     }
 
@@ -87,13 +107,12 @@ final class CalendarFileEdit {
     /// Puts the deferred events into the text, in one copy.
     private func placeDeferred() throws {
         guard !deferred.isEmpty else { return }
-        guard let data = text.replacing([], with: deferred.map(\.block).joined()) else {
+        guard let splice = text.replacing([], with: deferred.map(\.block).joined()) else {
             throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
         deferred = []
         insertionPoint = nil
-        text = CalendarText(bytes: data)
-        edited = data
+        edited = splice
     }
 
     /// Looks for the stored copies of many events in one pass (see `CalendarText.prefetch`).
@@ -112,35 +131,34 @@ final class CalendarFileEdit {
     func commit() throws {
         try placeDeferred()
         guard let edited else { return }
-        if removeWhenEmpty && status != nil && CalendarText(bytes: edited).veventBlocks().isEmpty {
+        if removeWhenEmpty && status != nil && text.veventBlocks().isEmpty {
             try AtomicFile.remove(file, unchanged: { self.unchanged() })
             diagnostics?.note("\(file): no event left in it; removed")
             return
         }
-        try verify(edited)
-        try AtomicFile.write(edited, to: file, keeping: status, unchanged: { self.unchanged() })
+        try AtomicFile.write(to: file, keeping: status, readBack: { try self.readBack($0, of: edited) },
+                             unchanged: { self.unchanged() }, contents: { try edited.forEachPiece($0) })
     }
 
-    /// The edited calendar reads (the scanner's structure check, the kept events parsed
-    /// by libical in the file's context) and holds every changed UID.
-    private func verify(_ data: Data) throws {
-        let parsed: ICalCalendar
-        do {
-            parsed = try ICalReader.read(data, file: file, windows: windows, revisions: false)
-        } catch {
-            throw WriteError(kind: .io, path: file, message: "the edited calendar would not parse; not modified")
-        }
+    /// The file written reads (the scanner's structure check, the kept events parsed
+    /// by libical in the file's context), is byte for byte the edit, and holds every
+    /// changed UID.
+    private func readBack(_ temp: String, of edited: Splice) throws {
+        let parsed = try WrittenFile.read(temp, as: edited, for: self)
         let present = Set(parsed.events.compactMap(\.uid))
         for uid in changedUIDs where !present.contains(uid) {
-            // Outside the window (a cancelled series, a moved event): its own block, read alone.
-            guard !text.blocks(uid: uid).isEmpty else {
+            // Outside the window (a cancelled series, a moved event): its own block, read
+            // alone, among the bytes the edit put in (else anywhere in the edited text).
+            guard edited.cuts.contains(where: { !CalendarText(bytes: $0.bytes).blocks(uid: uid).isEmpty })
+                    || !text.blocks(uid: uid).isEmpty else {
                 throw WriteError(kind: .io, path: file, message: "the edited calendar lacks the new event; not modified")
             }
         }
     }
 
     /// The zones of the edited text: its top-level VTIMEZONEs read by libical.
-    private func refreshZones() throws {
+    private func refreshZones() {
+        zonesStale = false
         var wrapped = Array("BEGIN:VCALENDAR\r\n".utf8)
         for block in text.timezoneBlocks() { wrapped += text.bytes[block] }
         wrapped += Array("END:VCALENDAR\r\n".utf8)

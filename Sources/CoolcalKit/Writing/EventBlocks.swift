@@ -25,47 +25,31 @@ extension CalendarText {
         return found
     }
 
-    /// The bytes with `ranges` (sorted, disjoint) removed and `insert` placed where
-    /// the first of them was, or before the last `END:VCALENDAR` when there is none.
-    func replacing(_ ranges: [Range<Int>], with insert: String) -> Data? {
+    /// The bytes with `ranges` (disjoint) removed and `insert` placed where the first
+    /// of them was, or before the last `END:VCALENDAR` when there is none: a splice of
+    /// these bytes, not a copy of them.
+    func replacing(_ ranges: [Range<Int>], with insert: String) -> Splice? {
         replacing(ranges, withBytes: Array(insert.utf8))
     }
 
     /// `replacing(_:with:)` for bytes that need not be UTF-8 (a user's edited block).
-    func replacing(_ ranges: [Range<Int>], withBytes insert: [UInt8]) -> Data? {
+    func replacing(_ ranges: [Range<Int>], withBytes insert: [UInt8]) -> Splice? {
         let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
-        guard let at = sorted.first?.lowerBound ?? insertionPoint() else { return nil }
-        // Built in place: one copy of the file, however large.
-        var out = Data(capacity: bytes.count + insert.count)
-        bytes.withUnsafeBytes { raw in
-            let all = raw.bindMemory(to: UInt8.self)
-            func keep(_ r: Range<Int>) { if !r.isEmpty { out.append(UnsafeBufferPointer(rebasing: all[r])) } }
-            var from = 0
-            var inserted = false
-            for range in sorted {
-                keep(from..<range.lowerBound)
-                if !inserted && range.lowerBound == at { out.append(contentsOf: insert); inserted = true }
-                from = range.upperBound
-            }
-            if !inserted {
-                keep(from..<at)
-                out.append(contentsOf: insert)
-                from = at
-            }
-            keep(from..<all.count)
+        guard let first = sorted.first else {
+            return insertionPoint().flatMap { Splice(base: bytes, cuts: [($0..<$0, insert)]) }
         }
-        return out
+        return Splice(base: bytes, cuts: [(first, insert)] + sorted.dropFirst().map { ($0, []) })
     }
 
     /// A new calendar file's bytes around `body` (VTIMEZONEs and VEVENTs), keeping
     /// whatever blank text was there; nil when the file has content but no
     /// `END:VCALENDAR` to insert before.
-    func wholeCalendar(_ body: String, hasEvents: Bool) -> Data? {
+    func wholeCalendar(_ body: String, hasEvents: Bool) -> Splice? {
         let ending = lineEnding
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         guard blank || !hasEvents else { return nil }
         var prefix = blank ? [] : Array(bytes)
         if !prefix.isEmpty && prefix.last != 0x0A { prefix += Array(ending.utf8) }
-        return Data(prefix + Array(ICalWriter.calendar(containing: body, lineEnding: ending).utf8))
+        return Splice(whole: Data(prefix + Array(ICalWriter.calendar(containing: body, lineEnding: ending).utf8)))
     }
 }

@@ -18,7 +18,7 @@ struct ITIPChange: CalendarChange {
 
     var uid: String { message.uid }
 
-    func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
+    func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         let stored = text.blocks(uid: uid)
         let offered = message.versions
         if cancel {
@@ -93,7 +93,7 @@ struct ITIPChange: CalendarChange {
     /// Changing your mind: the owner's `PARTSTAT=DECLINED` set in every stored block of
     /// the UID, whatever their version (the organizer's later updates still match), by
     /// editing that one line of each (`AttendeeEdit`).
-    private func declining(_ stored: [EventBlock], _ text: CalendarText, file: String) throws -> (Data?, WriteOutcome) {
+    private func declining(_ stored: [EventBlock], _ text: CalendarText, file: String) throws -> (Splice?, WriteOutcome) {
         guard !stored.isEmpty else { return (nil, .absent) }
         var edits: [(Range<Int>, [UInt8])] = []
         var owner = false
@@ -110,10 +110,10 @@ struct ITIPChange: CalendarChange {
             throw ICalError(file: file, message: "the stored event \(uid) does not list \(me.joined(separator: ", ")) among its attendees; not modified")
         }
         guard !edits.isEmpty else { return (nil, .unchanged) }
-        var bytes = text.bytes
-        // Later ranges first, so earlier offsets stay valid.
-        for (range, new) in edits.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) { bytes.replaceSubrange(range, with: new) }
-        return (bytes, .updated)
+        guard let edited = Splice(base: text.bytes, cuts: edits.map { (range: $0.0, bytes: $0.1) }) else {
+            throw ICalError(file: file, message: "the stored blocks of \(uid) overlap; not modified")
+        }
+        return (edited, .updated)
     }
 
     /// Whether the stored copy lacks the owner's acceptance that this one carries
@@ -126,7 +126,7 @@ struct ITIPChange: CalendarChange {
     }
 
     private func cancelling(_ stored: [EventBlock], _ offered: [ICalEvent], _ text: CalendarText,
-                            _ calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)? {
+                            _ calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome)? {
         guard !stored.isEmpty else { return nil }
         let ending = text.lineEnding
         // Several stored revisions of the series (an edited, re-exported file): the current
@@ -173,15 +173,17 @@ struct ITIPChange: CalendarChange {
             }
             edits.append((block.range, new))
         }
-        var bytes = text.bytes
-        // Later ranges first, so earlier offsets stay valid.
-        for (range, new) in edits.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
-            bytes.replaceSubrange(range, with: new)
+        var cuts = edits.map { (range: $0.0, bytes: $0.1) }
+        if !overrides.isEmpty {
+            // The edited blocks end before the last END:VCALENDAR line: its offset is the same after them.
+            guard let at = text.insertionPoint() else {
+                throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
+            }
+            let body = zonesToAdd(extra.zones, calendar) + overrides.joined()
+            cuts.append((at..<at, Array(normalized(body, ending).utf8)))
         }
-        guard !overrides.isEmpty else { return (Data(bytes), .cancelled) }
-        let body = zonesToAdd(extra.zones, calendar) + overrides.joined()
-        guard let edited = CalendarText(bytes: bytes).replacing([], with: normalized(body, ending)) else {
-            throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
+        guard let edited = Splice(base: text.bytes, cuts: cuts) else {
+            throw ICalError(file: file, message: "the stored blocks of \(uid) overlap its END:VCALENDAR line; not modified")
         }
         return (edited, .cancelled)
     }
@@ -193,7 +195,7 @@ struct ITIPChange: CalendarChange {
     }
 
     private func insert(_ body: String, _ text: CalendarText, _ calendar: ICalCalendar,
-                        file: String) throws -> (Data?, WriteOutcome) {
+                        file: String) throws -> (Splice?, WriteOutcome) {
         let normalizedBody = normalized(body, text.lineEnding)
         if let edited = text.replacing([], with: normalizedBody) { return (edited, .added) }
         guard let whole = text.wholeCalendar(normalizedBody, hasEvents: !calendar.events.isEmpty || !text.veventBlocks().isEmpty) else {

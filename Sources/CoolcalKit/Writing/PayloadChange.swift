@@ -3,7 +3,7 @@ import Foundation
 /// A push payload's event: added once, replaced when the payload's title or times
 /// changed (SEQUENCE goes up), left alone when it is already there as it should be.
 extension NewEvent: CalendarChange {
-    func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
+    func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         let ending = text.lineEnding
         // Looked for in the whole text: the stored copy may lie outside the window the
         // calendar was read for (the payload moved the event).

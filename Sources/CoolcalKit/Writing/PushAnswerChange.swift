@@ -32,7 +32,7 @@ final class PushAnswerChange: CalendarChange {
 
     private var status: String { kind == .tentative ? "TENTATIVE" : "CONFIRMED" }
 
-    func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
+    func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         // Looked for in the whole text, as `NewEvent` does: it may lie outside the window.
         let existing = text.blocks(uid: uid, marker: event.inviteID).first { $0.event.recurrenceID == nil }
         isOurs = false
@@ -76,7 +76,7 @@ final class PushAnswerChange: CalendarChange {
     }
 
     private func decline(_ existing: EventBlock?, _ text: CalendarText,
-                         file: String) throws -> (Data?, WriteOutcome) {
+                         file: String) throws -> (Splice?, WriteOutcome) {
         guard let existing else {
             block = nil
             return (nil, .absent)
