@@ -181,12 +181,12 @@ extension ICalPreFilter {
         return h
     }
 
-    static let vcalendar: UInt64 = "VCALENDAR".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 0
-    static let vevent: UInt64 = "VEVENT".utf8.withContiguousStorageIfAvailable { nameHash($0.baseAddress!, $0.count) } ?? 1
-    static let vtimezone: UInt64 = {
-        let name: StaticString = "VTIMEZONE"
-        return nameHash(name.utf8Start, name.utf8CodeUnitCount)
-    }()
+    // The hashes of the names the filter compares with, as literals: a `static let` with
+    // an initializer is a lazy global, and its check (`swift_once`) ran on every BEGIN and
+    // END line. `PreFilterNameHashTests` checks each against `nameHash`.
+    static let vcalendar: UInt64 = 0x5F3E_F9EE_94B8_A193 // nameHash("VCALENDAR")
+    static let vevent: UInt64 = 0xDA4B_18BF_22D7_DC83 // nameHash("VEVENT")
+    static let vtimezone: UInt64 = 0xB4D3_51B1_05AA_12A6 // nameHash("VTIMEZONE")
 
     /// The property lines the pre-filter cares about.
     enum PropertyKind {

@@ -33,8 +33,10 @@ extension ICalReader {
         /// first), enough to see `BEGIN:` and `END:` without allocating per line.
         var head6: UInt64 = 0
         var headCount = 0
-        static let begin = InputShape.packed("BEGIN:")
-        static let end = InputShape.packed("END:")
+        // Literals, not `packed(…)`: a computed `static let` is a lazy global whose check
+        // (`swift_once`) ran on every line. `PreFilterNameHashTests` checks them.
+        static let begin: UInt64 = 0x4245_4749_4E3A // packed("BEGIN:")
+        static let end: UInt64 = 0x454E_443A // packed("END:")
 
         static func packed(_ text: String) -> UInt64 {
             text.utf8.reduce(0) { $0 << 8 | UInt64($1) }
