@@ -94,14 +94,14 @@ import Testing
 
         var uid: String { inner.uid }
 
-        func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
+        func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
             applied += 1
             if times > 0, let current = try other.find(uid: inner.uid), let etag = current.etag {
                 times -= 1
                 let version = newer.replacingOccurrences(of: "SEQUENCE:5", with: "SEQUENCE:\(5 + applied)")
                 try other.put(current.href, data: Data(version.utf8), precondition: .replace(etag: etag))
             }
-            return try inner.apply(to: text, calendar: calendar, file: file)
+            return try inner.splice(of: text, calendar: calendar, file: file)
         }
 
         func preview(lineEnding: String) -> String { inner.preview(lineEnding: lineEnding) }

@@ -18,9 +18,13 @@ import Testing
         return (try Binary.temp("big.ics", data), data)
     }
 
+    /// Invitation `id`: "Invite id", an hour on January (1 + id % 28), 2030 (the drills' payloads).
+    static func inviteJSON(_ id: Int) -> String {
+        "{\"title\": \"Invite \(id)\", \"start\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T10:00:00Z\", \"end\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T11:00:00Z\", \"id\": \(id)}"
+    }
+
     func invite(_ id: Int) throws -> String {
-        let json = "{\"title\": \"Invite \(id)\", \"start\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T10:00:00Z\", \"end\": \"2030-01-\(String(format: "%02d", 1 + id % 28))T11:00:00Z\", \"id\": \(id)}"
-        return try Binary.temp("invite-\(id).json", Data(json.utf8))
+        try Binary.temp("invite-\(id).json", Data(Self.inviteJSON(id).utf8))
     }
 
     @Test func sixteenConcurrentAcceptsAllLand() throws {
@@ -68,20 +72,8 @@ import Testing
         let expected = try cleanAccept(cal, original, path).bytes
         try original.write(to: URL(fileURLWithPath: cal))
 
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binary.path)
-        p.arguments = ["accept", path, cal]
-        p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home, "COOLCAL_TEST_PAUSE_AT": "after-temp-write"]
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        var said = ""
-        while !said.contains("coolcal: test hook: paused at after-temp-write\n") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // it exited without reaching the crash point
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, said) = try Spawn.pausedAt("after-temp-write", ["accept", path, cal],
+                                           env: ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home])
         #expect(said == "coolcal: test hook: paused at after-temp-write\n", "the writer never reached the crash point")
         // The kill lands mid-write: the temporary file holds the whole new calendar, not yet renamed.
         let temps = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }

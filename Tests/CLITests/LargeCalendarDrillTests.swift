@@ -31,10 +31,8 @@ import Testing
     }
 
     static func invite(_ id: Int, in dir: String) throws -> String {
-        let day = 1 + id % 28 < 10 ? "0\(1 + id % 28)" : "\(1 + id % 28)"
-        let json = "{\"title\": \"Invite \(id)\", \"start\": \"2030-01-\(day)T10:00:00Z\", \"end\": \"2030-01-\(day)T11:00:00Z\", \"id\": \(id)}"
         let path = dir + "/invite-\(id).json"
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(DurabilityTests.inviteJSON(id).utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -66,20 +64,8 @@ import Testing
     @Test func killedMidWriteLeavesTheOldCalendar() throws {
         let (dir, cal) = try Self.calendar()
         let path = try Self.invite(99, in: dir)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binary.path)
-        p.arguments = ["accept", path, cal]
-        p.environment = Self.env.merging(["COOLCAL_TEST_PAUSE_AT": "after-temp-write", "COOLCAL_STATE": dir + "/state"]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        var said = ""
-        while !said.contains("coolcal: test hook: paused at after-temp-write\n") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
+        let (p, said) = try Spawn.pausedAt("after-temp-write", ["accept", path, cal],
+                                           env: Self.env.merging(["COOLCAL_STATE": dir + "/state"]) { $1 })
         #expect(said == "coolcal: test hook: paused at after-temp-write\n", "the writer never reached the crash point")
         // The kill lands mid-write: the temporary file is the whole new calendar, not yet renamed.
         let temps = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
@@ -120,9 +106,9 @@ import Testing
     /// file appears: coolcal sees the change before its rename, reads the file again and
     /// writes both; the editor's save is never lost.
     @Test func aChangeBehindItsBackIsDetected() throws {
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile) else {
-            print("skipped: no python3 for the editor"); return
-        }
+        // python3 is part of the build (make deps): without it this drill fails, never passes unseen.
+        let python = try #require(["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile),
+                                  "no python3 to run the editor")
         let (dir, cal) = try Self.calendar()
         let script = dir + "/editor.py", prepared = dir + "/.editor-version"
         try Data(RenameRaceTests.editor.utf8).write(to: URL(fileURLWithPath: script))

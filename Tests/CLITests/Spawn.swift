@@ -88,3 +88,26 @@ enum Spawn {
         return info.st_mode & S_IFMT
     }
 }
+
+extension Spawn {
+    /// Starts the built binary with `COOLCAL_TEST_PAUSE_AT=point` and returns once its
+    /// hook says it paused there (or it exited first), with what it said on stderr:
+    /// the kill drills kill it at that point, mid-write.
+    static func pausedAt(_ point: String, _ args: [String], env: [String: String]) throws -> (process: Process, said: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binary.path)
+        p.arguments = args
+        p.environment = env.merging(["COOLCAL_TEST_PAUSE_AT": point]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        var said = ""
+        while !said.contains("coolcal: test hook: paused at \(point)\n") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // it exited without reaching the point
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        return (p, said)
+    }
+}

@@ -8,16 +8,11 @@ import Testing
 /// windows, zones, UNTIL as a date, in UTC and local, EXDATE and RDATE, and step
 /// limits small enough to cut. libical is the reference throughout.
 @Suite struct FastRecurrenceTests {
-    /// SplitMix64: a fixed sequence from a seed.
+    /// The pre-filter tests' seeded SplitMix64, with the draws these tests make.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var seeded: PreFilterTests.Seeded
+        init(state: UInt64) { seeded = PreFilterTests.Seeded(state: state) }
+        mutating func next() -> UInt64 { seeded.next() }
         mutating func int(_ range: ClosedRange<Int>) -> Int {
             range.lowerBound + Int(next() % UInt64(range.count))
         }

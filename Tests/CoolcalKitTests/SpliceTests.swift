@@ -38,17 +38,8 @@ import Testing
         #expect(!matches("0123", at: 0))
     }
 
-    /// A small seeded generator (splitmix64), so that a failure can be replayed.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The pre-filter tests' seeded generator, so that a failure can be replayed.
+    typealias Seeded = PreFilterTests.Seeded
 
     /// A random calendar of events that share UIDs, mention each other's UIDs in their
     /// text, fold their UID and marker lines at random places, carry VALARMs, and

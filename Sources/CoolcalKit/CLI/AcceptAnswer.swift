@@ -28,7 +28,7 @@ struct AcceptAnswer {
         // The target is read through the pre-filter for the buffered window: what
         // `--if-free` checks, and where the new event reads back.
         let window = finder.window(for: invite)
-        let verify = try self.verify(invite, target: target, finder: finder, settings)
+        let verify = try self.verify(invite, target: target, window: window, finder: finder, settings)
         let mail = options.reply && !options.dryRun && !invite.isCancellation
             ? try context.answers.mailReply(for: file, partstat: tentative ? "TENTATIVE" : "ACCEPTED") : nil
         do {
@@ -78,17 +78,16 @@ struct AcceptAnswer {
     /// a state exists: accepting never creates one just to look.
     private func previous(_ key: String) throws -> WrittenEvent? {
         let answers = try context.answers
-        guard FileManager.default.fileExists(atPath: answers.stateDirectory + "/" + StateStore.fileName) else { return nil }
+        guard answers.hasState else { return nil }
         return try answers.open().written(inviteID: file.invite.id.text).first { $0.calendar == key }
     }
 
     /// What `--if-free` checks, given the target as read under its lock: the window
     /// free in every CAL. A cancellation frees time: nothing to check.
-    private func verify(_ invite: Invite, target: CalendarLocation, finder: ConflictFinder,
+    private func verify(_ invite: Invite, target: CalendarLocation, window: TimeWindow, finder: ConflictFinder,
                         _ settings: Settings) throws -> (ICalCalendar) throws -> Void {
         guard options.ifFree && !invite.isCancellation else { return { _ in } }
         let check = ConflictCheck(finder: finder, reader: settings.reader)
-        let window = check.finder.window(for: invite)
         let others = try check.reader.load(calendars.dropFirst(target.isRemote ? 0 : 1).map(CalendarLocation.init), window: window)
         return { calendar in
             // A vdir is read whole, under its lock: the event's own file is only one of its events.

@@ -34,6 +34,9 @@ struct Answers {
         return url
     }
 
+    /// True once the state exists (reading it must never create it).
+    var hasState: Bool { FileManager.default.fileExists(atPath: stateDirectory + "/" + StateStore.fileName) }
+
     func open() throws -> StateStore {
         try StateStore(directory: stateDirectory)
     }

@@ -16,7 +16,7 @@ struct ChangeOfMind {
         let invite = file.invite
         let answers = try context.answers
         let mail = options.reply ? try answers.mailReply(for: file, partstat: "DECLINED") : nil
-        let hasState = FileManager.default.fileExists(atPath: answers.stateDirectory + "/" + StateStore.fileName)
+        let hasState = answers.hasState
         let written = hasState ? try answers.open().written(inviteID: invite.id.text) : []
         var targets: [(CalendarLocation, String, WrittenEvent?)] = []
         if calendars.isEmpty {

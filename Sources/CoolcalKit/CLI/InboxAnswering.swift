@@ -75,11 +75,8 @@ enum InboxAnswering {
         switch kind {
         case .accept, .tentative:
             // None named: the config's `calendar` lines.
-            let calendars = calendars.isEmpty ? try context.settings.setting(SettingsTable.calendars).values : calendars
-            guard !calendars.isEmpty else {
-                throw UsageError("missing a calendar to write to (name one, or add 'calendar = PATH' to the config file)",
-                                 command: context.common.command ?? "accept")
-            }
+            let calendars = try context.settings.calendarOperands(calendars, command: context.common.command ?? "accept",
+                                                                  missing: "a calendar to write to")
             return try AcceptAnswer(file: file, calendars: calendars, options: options, tentative: kind == .tentative,
                                     context: context).run()
         case .decline:

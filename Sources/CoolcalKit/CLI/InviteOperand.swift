@@ -41,7 +41,7 @@ enum InviteOperand {
     private static func inboxEntry(_ operand: String, _ context: RunContext) throws -> InboxEntry? {
         if operand == "-" || FileManager.default.fileExists(atPath: operand) { return nil }
         let answers = try context.answers
-        let entry = FileManager.default.fileExists(atPath: answers.stateDirectory + "/" + StateStore.fileName)
+        let entry = answers.hasState
             ? try answers.open().entry(named: operand) : nil
         guard let entry else {
             throw InputFileError(kind: .missing, path: operand, reason: "no such file or directory, nor an \(notInInbox)")

@@ -79,11 +79,17 @@ struct Settings {
     /// The calendars named on the command line, else those of the config file, each
     /// probed once (URL, directory, file).
     func calendars(_ named: [String], command: String) throws -> [CalendarLocation] {
-        if !named.isEmpty { return named.map(CalendarLocation.init) }
+        try calendarOperands(named, command: command).map(CalendarLocation.init)
+    }
+
+    /// The calendar operands named, else the config file's `calendar` lines; neither
+    /// is 64. `missing` says what the calendar is for (`a calendar to write to`).
+    func calendarOperands(_ named: [String], command: String, missing: String = "a calendar") throws -> [String] {
+        if !named.isEmpty { return named }
         guard !config.calendars.isEmpty else {
-            throw UsageError("missing a calendar (name one, or add 'calendar = PATH' to the config file)", command: command)
+            throw UsageError("missing \(missing) (name one, or add 'calendar = PATH' to the config file)", command: command)
         }
-        return config.calendars.map(CalendarLocation.init)
+        return config.calendars
     }
 
     /// The main job's reader for this run: expansion options, environment, diagnostics.

@@ -44,20 +44,7 @@ enum CalDAVRequestBody {
     }
 
     /// Text content escaped for XML.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// True when XML 1.0 can carry the text at all (no control characters but tab,
     /// newline and carriage return).

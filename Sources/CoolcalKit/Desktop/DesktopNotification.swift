@@ -20,21 +20,7 @@ struct DesktopNotification: Sendable, Equatable {
 
     /// Text for a server with the `body-markup` capability, which reads `<b>`, `&amp;`
     /// and the like: the five characters markup gives meaning to, as entities.
-    static func markupEscaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func markupEscaped(_ text: String) -> String { MarkupText.escaped(text) }
 }
 
 /// How a shown notification ended, as far as the waiting side saw it.

@@ -48,6 +48,10 @@ public struct InboxEntry: Equatable, Sendable {
     /// Its answer: the latest accept, decline or tentative, else `.comment` when only
     /// commented on; nil when unanswered.
     public var answer: Answer? = nil
+
+    /// Not accepted, declined or tentatively accepted (a comment is no answer):
+    /// what `inbox --unanswered` lists and `review` walks.
+    public var isUnanswered: Bool { answer == nil || answer == .comment }
 }
 
 /// Where an answer stands with the server.

@@ -27,10 +27,8 @@ protocol CalendarChange {
     /// The UID of the event it writes (vdir file names and the read-back check).
     var uid: String { get }
     /// The edited file as a splice of `text` and what the edit does; nil when nothing
-    /// is to be written. (Each change gives this or `apply`; the other follows.)
+    /// is to be written.
     func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome)
-    /// The edited file in one buffer and what the edit does; nil data when nothing is to be written.
-    func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome)
     /// What `--dry-run` prints: the VEVENT text(s) it would write.
     func preview(lineEnding: String) -> String
     /// coolcal's `X-COOLCAL-INVITE-ID` of the event, when it has one.
@@ -40,13 +38,10 @@ protocol CalendarChange {
 extension CalendarChange {
     var marker: String? { nil }
 
+    /// The edited file in one buffer (nil data when nothing is to be written): for
+    /// callers that need the bytes whole (CalDAV, `--dry-run`, merge's second change).
     func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {
         let (edited, outcome) = try splice(of: text, calendar: calendar, file: file)
         return (edited?.data, outcome)
-    }
-
-    func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
-        let (edited, outcome) = try apply(to: text, calendar: calendar, file: file)
-        return (edited.map { Splice(whole: $0) }, outcome)
     }
 }

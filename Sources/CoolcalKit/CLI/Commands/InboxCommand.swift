@@ -47,7 +47,7 @@ struct InboxCommand: CommandUnit, Equatable {
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
             let entries = try store.inbox().filter {
-                (!unreadOnly || !$0.read) && (!unansweredOnly || $0.answer == nil || $0.answer == .comment)
+                (!unreadOnly || !$0.read) && (!unansweredOnly || $0.isUnanswered)
             }
             try store.resetBadge()
             if unansweredOnly && entries.isEmpty && !common.json {

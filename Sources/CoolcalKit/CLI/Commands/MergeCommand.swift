@@ -57,10 +57,7 @@ struct MergeCommand: CommandUnit, Equatable {
         guard let spoolDirectory = spoolDirectory ?? settings.setting(SettingsTable.spool).value else {
             throw UsageError("missing --spool DIR (or 'spool = DIR' in the config file)", command: "merge")
         }
-        let operands = self.calendars.isEmpty ? settings.setting(SettingsTable.calendars).values : self.calendars
-        guard !operands.isEmpty else {
-            throw UsageError("missing a calendar (name one, or add 'calendar = PATH' to the config file)", command: "merge")
-        }
+        let operands = try settings.calendarOperands(calendars, command: "merge")
         let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: settings.lockTimeout,
                                           state: { try answers.open() })
         defer { spool.unlock() }

@@ -33,7 +33,7 @@ struct ReviewCommand: CommandUnit, Equatable {
         let targets = try settings.calendars(calendars, command: "review")
         let answers = try context.answers
         _ = try answers.server()
-        let entries = try answers.open().inbox().filter { $0.answer == nil || $0.answer == .comment }
+        let entries = try answers.open().inbox().filter(\.isUnanswered)
         guard !entries.isEmpty else {
             context.say("no unanswered invitations")
             return .ok
