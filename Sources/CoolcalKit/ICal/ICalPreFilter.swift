@@ -107,6 +107,15 @@ public struct ICalPreFilter {
         return false
     }
 
+    /// This scan as it stands, to go on with where the dropped events' revisions are not
+    /// wanted (a read-back, `ScanCheckpoint`): those kept so far are let go.
+    func withoutRevisions() -> ICalPreFilter {
+        var copy = self
+        copy.keepsRevisions = false
+        copy.skippedRevisions = []
+        return copy
+    }
+
     /// Filters a whole calendar in memory (the input itself when it cannot be judged).
     public static func filter(_ data: Data, window: TimeWindow) -> Data {
         filterKeepingRevisions(data, window: window).kept

@@ -19,6 +19,14 @@ public enum ICalReader {
     /// is parsed whole.
     public static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true,
                             diagnostics: Diagnostics? = nil) throws -> ICalCalendar {
+        try read(input, file: file, windows: windows, revisions: revisions, diagnostics: diagnostics, checkpoint: nil)
+    }
+
+    /// `checkpoint` takes the scanner as it stood at the start of the text's last
+    /// `END:VCALENDAR` line, for a read-back that scans only from there (`ScanCheckpoint`);
+    /// it is not called without windows or without such a line.
+    static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true,
+                     diagnostics: Diagnostics? = nil, checkpoint: ((ScanCheckpoint) -> Void)?) throws -> ICalCalendar {
         guard !windows.isEmpty else {
             var shape = InputShape()
             input.withUnsafeBytes { shape.see($0) }
@@ -28,7 +36,12 @@ public enum ICalReader {
         // One scan: the pre-filter's line loop also gathers the text's shape.
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.keepsRevisions = revisions
-        input.withUnsafeBytes { filter.feed($0) }
+        input.withUnsafeBytes { raw in
+            guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feed(raw) }
+            filter.feed(UnsafeRawBufferPointer(rebasing: raw[..<at]))
+            checkpoint(ScanCheckpoint(offset: at, filter: filter.withoutRevisions()))
+            filter.feed(UnsafeRawBufferPointer(rebasing: raw[at...]))
+        }
         guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
         guard let kept = filter.finish() else {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")

@@ -111,6 +111,23 @@ enum ContentLines {
         return name
     }
 
+    /// Where the last physical line whose content is `text` (as `line(_:is:)` reads it)
+    /// starts, nil when none is: the lines `physical` gives, looked at from the end, so
+    /// that a calendar's last `END:VCALENDAR` costs the few lines after it.
+    static func lastLine(in bytes: UnsafeBufferPointer<UInt8>, is text: StaticString) -> Int? {
+        // `end`: just past a line's LF (or the end of the bytes).
+        var end = bytes.count
+        while end > 0 {
+            let lineFeed = bytes[end - 1] == 0x0A ? end - 1 : end
+            var start = lineFeed
+            while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+            let contentEnd = lineFeed > start && bytes[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+            if line(UnsafeBufferPointer(rebasing: bytes[start..<contentEnd]), is: text) { return start }
+            end = start
+        }
+        return nil
+    }
+
     /// Whether a line's content is `text` (ASCII, upper case), ignoring ASCII case and
     /// trailing spaces or tabs: `end:vevent ` is `END:VEVENT`.
     static func line<C: BidirectionalCollection<UInt8>>(_ content: C, is text: StaticString) -> Bool {

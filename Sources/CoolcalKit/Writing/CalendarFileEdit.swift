@@ -29,6 +29,9 @@ final class CalendarFileEdit {
     /// An iTIP change may have added VTIMEZONEs that the next change must see.
     private var zonesStale = false
     let diagnostics: Diagnostics?
+    /// The scan of the text as read, stopped at its last `END:VCALENDAR` line: the
+    /// read-back of an edit that changed nothing before it scans from there.
+    let checkpoint: ScanCheckpoint?
 
     /// Reads `file` (resolved, locked by the caller) for editing.
     init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?) throws {
@@ -42,7 +45,10 @@ final class CalendarFileEdit {
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         original = try input?.readAll(limit: 1 << 40) ?? Data()
-        calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics)
+        var checkpoint: ScanCheckpoint?
+        calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics,
+                                       checkpoint: { checkpoint = $0 })
+        self.checkpoint = checkpoint
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)

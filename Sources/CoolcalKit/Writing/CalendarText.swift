@@ -207,11 +207,7 @@ struct CalendarText {
 
     /// Where a new VEVENT goes: the start of the last `END:VCALENDAR` line.
     func insertionPoint() -> Int? {
-        var last: Int?
-        forEachLine { all, content, full in
-            if Self.line(all, content, is: "END:VCALENDAR") { last = full.lowerBound }
-        }
-        return last
+        bytes.withUnsafeBytes { ContentLines.lastLine(in: $0.bindMemory(to: UInt8.self), is: "END:VCALENDAR") }
     }
 
     /// The block's text with folded lines joined, for cheap substring checks.

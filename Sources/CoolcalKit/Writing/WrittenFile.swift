@@ -12,8 +12,14 @@ enum WrittenFile {
         let unreadable = WriteError(kind: .io, path: file, message: "the edited calendar would not parse; not modified")
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ICalReader.readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        var filter = ICalPreFilter(windows: edit.windows, shape: ICalReader.InputShape())
+        // An edit that left the bytes before the checkpoint as they were read (every cut
+        // after it: new events before END:VCALENDAR) is scanned from there on; those
+        // bytes are still compared with the edit, one by one, below.
+        let resume = edit.checkpoint.flatMap { c in edited.cuts.allSatisfy { $0.range.lowerBound >= c.offset } ? c : nil }
+        var filter = resume?.filter ?? ICalPreFilter(windows: edit.windows, shape: ICalReader.InputShape())
         filter.keepsRevisions = false
+        let from = resume?.offset ?? 0
+        if let resume { edit.diagnostics?.note("\(file): read back in full, scanned from byte \(resume.offset) (the bytes before it are the ones read)") }
         var at = 0
         do {
             let input = try InputFile.open(temp, accepting: .regularFiles)
@@ -22,7 +28,7 @@ enum WrittenFile {
                 if n == 0 { break }
                 let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
                 guard edited.matches(piece, at: at) else { throw mismatch(file) }
-                filter.feed(piece)
+                if at + n > from { filter.feed(UnsafeRawBufferPointer(rebasing: piece[max(0, from - at)...])) }
                 at += n
             }
         } catch let error as WriteError {
