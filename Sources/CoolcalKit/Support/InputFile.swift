@@ -138,7 +138,23 @@ public final class OpenInput {
             throw InputTooLarge(path: name, size: status.size, limit: limit)
         }
         var data = Data()
-        if !isStream { data.reserveCapacity(Int(status.size)) }
+        if !isStream && status.size > 0 {
+            // Straight into the result (the kernel's copy only), as big as the file was;
+            // what it holds beyond that (it grew meanwhile) is read below.
+            data = Data(count: Int(status.size))
+            var filled = 0
+            try data.withUnsafeMutableBytes { all in
+                while filled < all.count {
+                    let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: all[filled...]))
+                    if n == 0 { break }
+                    filled += n
+                }
+            }
+            if filled < data.count {
+                data.count = filled
+                return data
+            }
+        }
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }

@@ -91,13 +91,10 @@ struct MergeCommand: CommandUnit, Equatable {
         batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
         let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
         let calendars = (batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope))
-        // Expanded once over the span of all windows; each invitation takes what overlaps
-        // its own — the same occurrences, unless a series was cut short there (a limit),
-        // and then each window is expanded on its own as before.
-        // (A series is walked from its start once, not once per window: libical's
-        // iterator is most of the cost of expanding.)
-        let expanded = envelope.map { check.reader.expand(calendars, in: $0) }
-        let shared = expanded.flatMap { all in all.contains { $0.incomplete != nil } ? nil : all }
+        // Each invitation's window is expanded on its own, from what was read once for
+        // all of them: a simple rule jumps to the window (CivilRecurrence), libical's
+        // iterator starts there unless the rule counts, so ten windows cost about ten
+        // windows, not the months between them.
         let store = policy == .report ? nil : try answers.open()
         let inbox = try store ?? answers.open()
         let server = try answers.server()
@@ -132,8 +129,7 @@ struct MergeCommand: CommandUnit, Equatable {
                 continue
             }
             let window = check.finder.window(for: invite)
-            let existing = shared?.filter { window.overlaps(start: $0.startInstant, end: $0.endInstant) }
-                ?? check.reader.expand(calendars, in: window)
+            let existing = check.reader.expand(calendars, in: window)
             let report = check.report(invite, existing + acceptedThisRun)
             let accept: Bool
             switch policy {
