@@ -58,9 +58,12 @@ lint-man: deps
 differential: build pydeps
 	$(PYENV)/bin/python Tests/Differential/compare.py --coolcal $(COOLCAL)
 
+# The tests' temporary files go to one directory of this run (TMPDIR), removed after it.
 unit: build pydeps
 	$(SWIFT) build --build-tests
-	COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && \
+	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test; \
+	  status=$$?; rm -rf "$$scratch"; exit $$status
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
 FUZZ_SECONDS ?= 600
