@@ -179,6 +179,31 @@ import Testing
         #expect(nonEmpty > 150)
         #expect(cut > 10)
     }
+    /// A counted series long before the window is passed over at once, not step by step:
+    /// at every step budget around the exact one it needs, for the query and per series,
+    /// it gives what libical's walk gives (the same instances, the same cut, the same warning).
+    @Test func countedSeriesPassedOverAtOnceSpendTheSameSteps() throws {
+        let body = ["RRULE:FREQ=DAILY;COUNT=100", "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=40", "RRULE:FREQ=MONTHLY;COUNT=30"]
+            .enumerated().map { n, rule in
+                "BEGIN:VEVENT\r\nUID:p\(n)\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:20240101T090000Z\r\nDURATION:PT1H\r\n\(rule)\r\nEND:VEVENT\r\n"
+            }.joined()
+        let calendar = try Self.read(body)
+        let zone = try #require(TimeZone(identifier: "UTC"))
+        // 2024-03-01 .. 03-05: the daily series' instances 60–64 (the 61st to 65th step).
+        let window = TimeWindow(start: try utc("2024-03-01T00:00:00Z"), end: try utc("2024-03-05T00:00:00Z"))
+        var cut = 0
+        for budget in 55...75 {
+            let perQuery = Self.expansion(calendar, window, zone: zone, civil: true, maxSteps: 400_000, queryBudget: budget)
+            #expect(perQuery == Self.expansion(calendar, window, zone: zone, civil: false, maxSteps: 400_000, queryBudget: budget),
+                    "query budget \(budget)")
+            let perSeries = Self.expansion(calendar, window, zone: zone, civil: true, maxSteps: budget, queryBudget: 1_000_000)
+            #expect(perSeries == Self.expansion(calendar, window, zone: zone, civil: false, maxSteps: budget, queryBudget: 1_000_000),
+                    "series limit \(budget)")
+            if perQuery.warnings.contains(where: { $0.contains("stopped expanding") }) { cut += 1 }
+        }
+        #expect(cut > 3, "some budgets cut the expansion")
+    }
+
     /// Tied copies share their span with other events' instances: each instance is
     /// given once (the first copy's), every other event's kept, in start, then UID order.
     @Test func copiesAmongSharedSpansAreGivenOnce() throws {

@@ -39,7 +39,7 @@ final class CivilRecurrence: RuleIterator {
         var freq: Substring?
         var count: Int?
         var interval = 1
-        for part in rule.textWithoutUntil.split(separator: ";") {
+        for part in rule.facts.parts {
             guard let eq = part.firstIndex(of: "=") else { return nil }
             let name = part[..<eq], value = part[part.index(after: eq)...]
             switch name {
@@ -83,7 +83,12 @@ final class CivilRecurrence: RuleIterator {
     }
 
     func skip(to target: CivilDateTime) -> Bool {
-        let goal = isDate ? target.dateOnly : target
+        index = max(index, firstIndex(atOrAfter: isDate ? target.dateOnly : target))
+        return true
+    }
+
+    /// The first instance at or after `goal`, or the first one libical never reaches.
+    private func firstIndex(atOrAfter goal: CivilDateTime) -> Int {
         // A guess from the distance, then exact steps either way.
         var k: Int
         switch period {
@@ -92,8 +97,19 @@ final class CivilRecurrence: RuleIterator {
         }
         while k > 0 && instance(k - 1) >= goal { k -= 1 }
         while instance(k) < goal && instance(k) < RecurrenceSet.pastLibicalLimit { k += 1 }
-        index = max(index, k)
-        return true
+        return k
+    }
+
+    /// Passes over the instances `next()` would give before `goal` — at most `limit`, and
+    /// none past COUNT — as if each had been taken: how many, and the last one. Each is
+    /// one step of libical's iterator (a rule without BY parts matches at every step),
+    /// so the caller counts them as `next()`'s would be counted.
+    func pass(before goal: CivilDateTime, atMost limit: Int) -> (count: Int, last: CivilDateTime?) {
+        let upto = min(firstIndex(atOrAfter: goal), index + max(0, limit), count ?? .max)
+        guard upto > index else { return (0, nil) }
+        let passed = upto - index
+        index = upto
+        return (passed, instance(upto - 1))
     }
 
     func next() -> CivilDateTime? {

@@ -108,7 +108,7 @@ struct RecurrenceSet {
         // the rest of its first day when that day's first step does not match them).
         var from = dtstart.fields
         let step = rule.stepSeconds
-        let slack: Int64 = rule.textWithoutUntil.contains(";BY") ? 86_400 : 0
+        let slack: Int64 = rule.facts.hasByParts ? 86_400 : 0
         if !rule.hasCount, let step, dtstart.fields.secondsAsUTC < low.secondsAsUTC - slack {
             let behind = low.secondsAsUTC - slack - dtstart.fields.secondsAsUTC
             from = CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + behind / step * step)
@@ -128,6 +128,18 @@ struct RecurrenceSet {
         let until = end(of: rule)
         func cut(_ reason: String) -> Truncation {
             Truncation(at: zone.utcSeconds(of: previous), until: until, reason: reason)
+        }
+        // A counted simple rule is not skipped (libical's set_start cannot): its
+        // instances before the window are passed over at once, counted as the loop
+        // below counts them (one step each), as far as the limits let the loop go.
+        if let civil, rule.hasCount, rule.until == nil, dtstart.fields < low {
+            let (passed, last) = civil.pass(before: low, atMost: min(maxSteps, budget.steps))
+            if passed > 0, let last {
+                steps += passed
+                calls += passed
+                budget.steps -= passed
+                previous = last
+            }
         }
         while let fields = iterator.next() {
             // libical walked every step of the frequency from the previous instance.
@@ -158,9 +170,7 @@ struct RecurrenceSet {
         }
         // libical ends every rule at the end of 2582: say so when the series had more to give.
         // (A COUNT rule is iterated from DTSTART, so `calls` counts its instances.)
-        let count = rule.hasCount
-            ? rule.textWithoutUntil.split(separator: ";").lazy.compactMap { $0.hasPrefix("COUNT=") ? Int($0.dropFirst(6)) : nil }.first
-            : nil
+        let count = rule.hasCount ? rule.facts.count : nil
         let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (count.map { calls >= $0 } ?? false)
         if !ended && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
@@ -189,10 +199,9 @@ struct RecurrenceSet {
                 : u.reference == .utc ? u.fields.secondsAsUTC : zone.utcSeconds(of: u.fields)
             return last + length.bound
         }
-        let parts = rule.textWithoutUntil.split(separator: ";")
-        guard let count = parts.lazy.compactMap({ $0.hasPrefix("COUNT=") ? Int64($0.dropFirst(6)) : nil }).first,
-              count < 100_000_000 else { return nil }
-        let periods: [Substring: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
+        let parts = rule.facts.parts
+        guard let count = rule.facts.count.map(Int64.init), count < 100_000_000 else { return nil }
+        let periods: [String: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
                                            "FREQ=WEEKLY": 7 * 86_400, "FREQ=MONTHLY": 31 * 86_400, "FREQ=YEARLY": 366 * 86_400]
         guard let period = parts.first.flatMap({ periods[$0] }) else { return nil }
         let weekly = period == 7 * 86_400

@@ -8,6 +8,8 @@ public struct ICalRule: Hashable, Sendable {
     public var until: ICalTime?
     public var hasCount: Bool
     public var interval: Int
+    /// What expanding it asks of it each time, read once (`ICalRule+Facts`).
+    var facts: Facts
 
     init?(_ recur: icalrecurrencetype) {
         guard recur.freq != ICAL_NO_RECURRENCE else { return nil }
@@ -25,6 +27,7 @@ public struct ICalRule: Hashable, Sendable {
         textWithoutUntil = text
         hasCount = rule.count > 0
         interval = Int(rule.interval)
+        facts = Facts(text: text, interval: interval)
     }
 }
 

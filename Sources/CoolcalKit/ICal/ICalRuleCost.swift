@@ -13,7 +13,7 @@ extension ICalRule {
 
     /// Seconds per step of the rule's frequency for SECONDLY … DAILY; nil for longer ones.
     public var stepSeconds: Int64? {
-        guard let unit = ICalRule.unitSeconds(of: textWithoutUntil) else { return nil }
+        guard let unit = facts.unit else { return nil }
         return unit * Int64(max(interval, 1))
     }
 
@@ -26,36 +26,17 @@ extension ICalRule {
     }
 
     /// Why libical would walk without bound (or nearly) for this rule from `start`, or nil.
+    /// (What does not depend on `start` was worked out when the rule was read: `facts`.)
     public func unboundedReason(start: CivilDateTime) -> String? {
-        let r = textWithoutUntil.withCString { icalrecurrencetype_from_string($0) }
-        guard r.freq != ICAL_NO_RECURRENCE else { return nil }
-        let end = Int16(truncatingIfNeeded: ICAL_RECURRENCE_ARRAY_MAX.rawValue)
-        func used<T>(_ array: T) -> [Int] {
-            withUnsafeBytes(of: array) { Array($0.bindMemory(to: Int16.self).prefix { $0 != end }).map(Int.init) }
-        }
-        let filter = DayFilter(months: Set(used(r.by_month)), monthDays: Set(used(r.by_month_day)),
-                               yearDays: Set(used(r.by_year_day)),
-                               weekdays: Set(used(r.by_day).map { Int(icalrecurrencetype_day_day_of_week(Int16($0)).rawValue) }))
-        if !filter.matchesSomeDate {
-            return "it can never match: no date has \(filter.described)"
-        }
-        // BYSETPOS picks from each period's set: a position past the largest set a
-        // period can hold never matches (libical walks period after period for it).
-        let positions = used(r.by_set_pos)
-        if !positions.isEmpty, let most = ICalRule.largestSet(r), positions.allSatisfy({ abs($0) > most }) {
-            return "it can never match: BYSETPOS=\(positions.map(String.init).joined(separator: ",")) but a period holds at most \(most) instance\(most == 1 ? "" : "s")"
-        }
-        guard let unit = ICalRule.unitSeconds(of: textWithoutUntil), unit < 86_400 else { return nil }
-        // Sub-daily: BYHOUR (and BYMINUTE for MINUTELY and SECONDLY, BYSECOND for SECONDLY) are filters too.
-        let step = unit * Int64(max(interval, 1))
-        let hours = Set(used(r.by_hour)), minutes = unit <= 60 ? Set(used(r.by_minute)) : [], seconds = unit == 1 ? Set(used(r.by_second)) : []
-        guard let timeGap = ICalRule.candidateGap(start: start, step: step, hours: hours, minutes: minutes, seconds: seconds) else {
+        if let fixed = facts.fixedReason { return fixed }
+        guard let sub = facts.subDaily else { return nil }
+        guard let timeGap = ICalRule.candidateGap(start: start, step: sub.step, hours: sub.hours, minutes: sub.minutes, seconds: sub.seconds) else {
             return "it can never match: its steps from DTSTART never reach its BYHOUR/BYMINUTE/BYSECOND"
         }
         var candidates = timeGap
-        if filter.isActive {
-            guard let dayGap = filter.longestGapInDays else { return "it can never match: no date has \(filter.described)" }
-            candidates += Int64(dayGap) * 86_400 / step
+        if sub.dayFilterActive {
+            guard let dayGap = sub.dayGap else { return "it can never match: no date has \(sub.dayFilterDescribed)" }
+            candidates += Int64(dayGap) * 86_400 / sub.step
         }
         if candidates > Int64(ICalRule.maxCandidatesPerInstance) {
             return "its instances can be \(candidates) steps of its frequency apart, more than the 100,000 allowed"
@@ -115,7 +96,7 @@ extension ICalRule {
 /// but every date a rule can give still passes all of them, so "no date passes"
 /// means the rule never matches whatever its frequency (BYDAY's numbers, BYWEEKNO
 /// and BYSETPOS only take dates away).
-struct DayFilter {
+struct DayFilter: Hashable, Sendable {
     var months: Set<Int>
     var monthDays: Set<Int>
     var yearDays: Set<Int>
