@@ -115,7 +115,9 @@ struct EventExpansion {
                                 enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)),
                                 civilRules: context.options.civilRecurrence)
         var kept = 0
-        let masterMarks = Marks(master, context)
+        // The master's marks (declined, tentative, shown as free), worked out for its
+        // first instance in the window: most series of a large calendar have none there.
+        var masterMarks: Marks?
         let (instances, setCut) = set.instances(overlapping: search)
         var cut = setCut
         for raw in instances {
@@ -123,7 +125,7 @@ struct EventExpansion {
             if replaced.contains(key) { continue }
             var instance = raw
             var source = master
-            var marks = masterMarks
+            var marks: Marks?
             if let range = ranges.last(where: { $0.key <= key }) {
                 source = range.event
                 marks = Marks(range.event, context)
@@ -144,6 +146,11 @@ struct EventExpansion {
                 break
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
+            if marks == nil {
+                let own = masterMarks ?? Marks(master, context)
+                masterMarks = own
+                marks = own
+            }
             result.append(occurrence(source, instance, allDay: dtstart.isDate, recurrenceID: rid, marks: marks))
         }
         // Cut short by a limit: what was found, and the rest of the span it could
