@@ -61,7 +61,8 @@ public struct ICalPreFilter {
     /// UID is known (a master later in the file counts too).
     private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
     /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
-    public private(set) var skippedRevisions: [ICalRevision] = []
+    /// While a VEVENT is read, it also holds that event's UID bytes (staged).
+    public private(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     var keepsRevisions = true
 
@@ -113,7 +114,7 @@ public struct ICalPreFilter {
     }
 
     /// `filter`, and the revisions of the events it dropped.
-    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: [ICalRevision]) {
+    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: ICalSkippedRevisions) {
         var filter = ICalPreFilter(window: window)
         data.withUnsafeBytes { filter.feed($0) }
         guard let kept = filter.finish() else { return (data, []) }
@@ -229,7 +230,7 @@ public struct ICalPreFilter {
             if previousWasTimeLine { block?.simple = false }
             if previousWasUID {
                 block?.uid = nil
-                if contentEnd > 1 { block?.uidBytes.append(contentsOf: UnsafeBufferPointer(start: p + 1, count: contentEnd - 1)) }
+                if contentEnd > 1 { skippedRevisions.stage(p + 1, contentEnd - 1) }
             }
             if previousNameOpen || previousWasMarker { giveUp = true }
             emit(bytes, open: open)
@@ -298,7 +299,8 @@ public struct ICalPreFilter {
             if open, block?.inner.isEmpty == true {
                 if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
                     block!.uid = Self.nameHash(p + 4, contentEnd - 4)
-                    block!.uidBytes = Array(UnsafeBufferPointer(start: p + 4, count: contentEnd - 4))
+                    if block!.uidLines == 0 { skippedRevisions.unstage() }
+                    skippedRevisions.stage(p + 4, contentEnd - 4)
                     block!.uidLines += 1
                     previousWasUID = true
                 } else {
@@ -338,7 +340,7 @@ public struct ICalPreFilter {
             // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
             // names a date (Exchange), whose instance is in `--tz`.
             if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
-               let revision = Self.revision(of: b), let revision {
+               let revision = revision(of: b), let revision {
                 heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
             } else {
                 out += takeBlock()
@@ -346,8 +348,11 @@ public struct ICalPreFilter {
             return
         }
         if let uid { masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = reachesAny(b), !reaches, let revision = Self.revision(of: b) {
-            if let revision, keepsRevisions { skippedRevisions.append(revision) }
+        if b.simple, let reaches = reachesAny(b), !reaches, revisionPlain(b) {
+            if b.uidLines == 1, keepsRevisions {
+                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                              lastModified: b.revision.lastModified)
+            }
             pending.removeAll(keepingCapacity: true)
             blockStart = nil
         } else {
