@@ -15,9 +15,9 @@ extension ICalPreFilter {
     }
 
     /// `SEQUENCE:digits`, `DTSTAMP:time`, `LAST-MODIFIED:time`: no parameters, one each.
-    static func readRevision(_ kind: PropertyKind, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int,
+    static func readRevision(_ kind: PropertyKind, _ base: UnsafePointer<UInt8>, _ from: Int, _ nameEnd: Int, _ to: Int,
                              into b: inout Block) {
-        guard let colon = valueStart(base, from, to) else { b.revision.plain = false; return }
+        guard let colon = valueStart(base, nameEnd, to) else { b.revision.plain = false; return }
         let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
         switch kind {
         case .sequence:
