@@ -208,6 +208,7 @@ public struct ICalPreFilter {
             merged += held.bytes
             at = held.at
         }
+        skippedRevisions.index()
         merged += out[at...]
         return Data(merged)
     }

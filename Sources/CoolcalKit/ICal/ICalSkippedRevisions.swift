@@ -28,8 +28,11 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
     private var arena: [UInt8] = []
     private var committed = 0
     private var entries: [Entry] = []
-    /// For an ASCII UID: its bucket (`hash & (buckets.count - 1)`), the first entry (+1).
+    /// For an ASCII UID: its bucket (`hash >> 1`, masked: the lowest bit is the mark), the
+    /// first entry (+1).
+    /// Covers the first `indexed` entries (`index()`); the lookups walk all without it.
     private var buckets: [Int32] = []
+    private var indexed = 0
     /// The entries whose UID has a byte ≥ 0x80: compared as strings.
     private var nonASCII: [Int32] = []
     /// RECURRENCE-IDs (of dropped overrides: few).
@@ -57,6 +60,7 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
             recurrenceIDs.append(t)
         }
         commitStaged(hash: nil, recurrenceID: rid, sequence: r.sequence, stamp: r.stamp, lastModified: r.lastModified)
+        index()
     }
 
     /// Appends `other`'s revisions (as bytes: no string is built).
@@ -74,11 +78,7 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
             entries.append(e)
         }
         for i in first..<entries.count where !entries[i].hash.isASCIIMark { nonASCII.append(Int32(truncatingIfNeeded: i)) }
-        if entries.count > buckets.count / 2 {
-            rebucket()
-        } else {
-            for i in first..<entries.count where entries[i].hash.isASCIIMark { link(i) }
-        }
+        index()
     }
 
     public static func += (lhs: inout ICalSkippedRevisions, rhs: ICalSkippedRevisions) {
@@ -98,11 +98,11 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         func consider(_ i: Int) {
             if uids.strings.contains(text(at: i)) { found.append(revision(at: i)) }
         }
-        if entries.count <= uids.strings.count {
+        if entries.count <= uids.strings.count || indexed < entries.count {
             for i in entries.indices where entries[i].hash.isASCIIMark && uids.hashes.contains(entries[i].hash) { consider(i) }
         } else if !buckets.isEmpty {
             for hash in uids.hashes {
-                var e = buckets[Int(truncatingIfNeeded: hash) & (buckets.count - 1)]
+                var e = buckets[Int(truncatingIfNeeded: hash >> 1) & (buckets.count - 1)]
                 while e != 0 {
                     let i = Int(e) - 1
                     if entries[i].hash == hash { consider(i) }
@@ -175,29 +175,32 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
             if known == nil { hash = Self.hash(b) }
             ascii = !b.contains { $0 >= 0x80 }
         }
-        let index = Int32(truncatingIfNeeded: entries.count)
+        let at = Int32(truncatingIfNeeded: entries.count)
         entries.append(Entry(start: start, length: Int32(truncatingIfNeeded: length), recurrenceID: recurrenceID,
                              hash: ascii ? hash.asASCIIMark : hash.asNonASCIIMark, sequence: sequence, stamp: stamp,
                              lastModified: lastModified, next: 0))
         committed = arena.count
-        if !ascii {
-            nonASCII.append(index)
-        } else if entries.count > buckets.count / 2 {
-            rebucket()
-        } else {
-            link(Int(index))
+        if !ascii { nonASCII.append(at) }
+    }
+
+    /// Makes every revision findable by its hash: the pre-filter's `finish` calls it once
+    /// (in one pass, sized for all, after the scan), the appends above after each.
+    mutating func index() {
+        guard indexed < entries.count else { return }
+        if entries.count > buckets.count / 2 {
+            var size = 16
+            while size < entries.count * 2 { size <<= 1 }
+            buckets = [Int32](repeating: 0, count: size)
+            indexed = 0
         }
+        for i in indexed..<entries.count where entries[i].hash.isASCIIMark { link(i) }
+        indexed = entries.count
     }
 
     private mutating func link(_ i: Int) {
-        let b = Int(truncatingIfNeeded: entries[i].hash) & (buckets.count - 1)
+        let b = Int(truncatingIfNeeded: entries[i].hash >> 1) & (buckets.count - 1)
         entries[i].next = buckets[b]
         buckets[b] = Int32(truncatingIfNeeded: i + 1)
-    }
-
-    private mutating func rebucket() {
-        buckets = [Int32](repeating: 0, count: max(64, buckets.count * 4))
-        for i in entries.indices where entries[i].hash.isASCIIMark { link(i) }
     }
 
     /// `ICalPreFilter.nameHash`, with its lowest bit marking an ASCII UID.
