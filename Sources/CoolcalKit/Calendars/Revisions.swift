@@ -15,7 +15,8 @@ enum Revisions {
     /// `files` with every event that a newer revision in the calendar supersedes left out.
     static func current(_ files: [ICalCalendar]) -> [ICalCalendar] {
         // Only a UID that a parsed event has can hide anything: the revisions the
-        // pre-filter left (most of a large file) are looked at for those UIDs alone.
+        // pre-filter left (most of a large file) are looked up for those UIDs alone, at a
+        // cost in proportion to them (`ICalSkippedRevisions.revisions(of:)`).
         var parsed: Set<String> = []
         for file in files { for event in file.events { if let uid = event.uid { parsed.insert(uid) } } }
         var newest: [Key: ICalRevision] = [:]
@@ -26,9 +27,10 @@ enum Revisions {
             if let best = newest[key], !r.isNewer(than: best) { return }
             newest[key] = r
         }
+        let wanted = ICalSkippedRevisions.UIDs(parsed)
         for file in files {
             for event in file.events { if let r = ICalRevision(event) { see(r) } }
-            for r in file.skippedRevisions where parsed.contains(r.uid) { see(r) }
+            for r in file.skippedRevisions.revisions(of: wanted) { see(r) }
         }
         guard copies.values.contains(where: { $0 > 1 }) else { return files }
         return files.map { file in

@@ -16,8 +16,6 @@ extension ICalPreFilter {
         var recurrenceID: TimeValue?
         /// The RECURRENCE-ID's TZID, as written (plain parameters only).
         var recurrenceTZID: String?
-        /// The UID's bytes as written (folds joined), for the revision a dropped event leaves.
-        var uidBytes: [UInt8] = []
         var revision = RevisionLines()
 
         /// How long the first instance can be, widened; nil when unknown.

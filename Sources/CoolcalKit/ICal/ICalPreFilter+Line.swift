@@ -61,11 +61,21 @@ extension ICalPreFilter {
         return result
     }
 
-    /// Reads one property line of the block; true when it was a time line.
-    static func property(_ base: UnsafePointer<UInt8>, _ to: Int, into b: inout Block,
+    /// Where the property name of a line ends: its first `;` or `:` (`to` when none).
+    @inline(__always)
+    static func nameEnd(_ p: UnsafePointer<UInt8>, _ to: Int) -> Int {
+        var i = 0
+        while i < to && p[i] != 0x3A && p[i] != 0x3B { i += 1 }
+        return i
+    }
+
+    /// Reads one property line of the block, whose name ends at `nameEnd`; true when it
+    /// was a time line. A name it reads has no quote: its value starts at the first `:`
+    /// from `nameEnd` on outside quotes.
+    static func property(_ base: UnsafePointer<UInt8>, _ to: Int, nameEnd: Int, into b: inout Block,
                                  giveUp: inout Bool) -> Bool {
         let from = 0
-        guard let kind = PropertyKind.of(base, from, to) else { return false }
+        guard let kind = PropertyKind.of(base, from, nameEnd, to) else { return false }
         switch kind {
         case .keep:
             b.simple = false
@@ -73,7 +83,7 @@ extension ICalPreFilter {
         case .recurrenceID:
             // RANGE (THISANDFUTURE, in any case) moves a whole series: judge nothing.
             if containsUppercased(base, to, "RANGE") { giveUp = true }
-            guard let colon = valueStart(base, from, to), b.recurrenceID == nil,
+            guard let colon = valueStart(base, nameEnd, to), b.recurrenceID == nil,
                   let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)),
                   parametersPlain(base, from, colon, isDate: rid.isDate) else {
                 b.simple = false
@@ -86,7 +96,7 @@ extension ICalPreFilter {
             // Only ever removes instances: no effect on the bound.
             return false
         case .rrule:
-            if let colon = valueStart(base, from, to), colon - from == 6,
+            if let colon = valueStart(base, nameEnd, to), colon - from == 6,
                let rule = RuleValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) {
                 b.rules.append(rule)
             } else {
@@ -94,10 +104,10 @@ extension ICalPreFilter {
             }
             return true
         case .sequence, .dtstamp, .lastModified:
-            readRevision(kind, base, from, to, into: &b)
+            readRevision(kind, base, from, nameEnd, to, into: &b)
             return true
         case .dtstart, .dtend, .duration:
-            guard let colon = valueStart(base, from, to) else { b.simple = false; return true }
+            guard let colon = valueStart(base, nameEnd, to) else { b.simple = false; return true }
             let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
             switch kind {
             case .dtstart:
@@ -193,38 +203,45 @@ extension ICalPreFilter {
         case dtstart, dtend, duration, rrule, exdate, recurrenceID, keep
         case sequence, dtstamp, lastModified
 
-        static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> PropertyKind? {
-            func named(_ name: StaticString) -> Bool {
-                let n = name.utf8Start
-                let count = name.utf8CodeUnitCount
-                guard to - from > count else { return false }
-                for i in 0..<count where ContentLines.upper(base[from + i]) != n[i] { return false }
-                let after = base[from + count]
-                return after == 0x3A || after == 0x3B
-            }
-            switch ContentLines.upper(base[from]) {
-            case 0x44: // D
-                if named("DTSTART") { return .dtstart }
-                if named("DTEND") { return .dtend }
-                if named("DURATION") { return .duration }
-                if named("DTSTAMP") { return .dtstamp }
-            case 0x52: // R
-                if named("RRULE") { return .rrule }
-                if named("RDATE") { return .keep }
-                if named("RECURRENCE-ID") { return .recurrenceID }
-            case 0x53: // S
-                if named("SEQUENCE") { return .sequence }
-            case 0x4C: // L
-                if named("LAST-MODIFIED") { return .lastModified }
-            case 0x55: // U: a UID with parameters (the plain `UID:` is read before)
-                if named("UID") { return .keep }
-            case 0x45: // E
-                if named("EXDATE") { return .exdate }
-                if named("EXRULE") { return .keep }
+        /// The kind of the property named `base[from..<nameEnd]` (`nameEnd` < `to`: a `;`
+        /// or `:` follows), in any case. Only a name of the right length is compared.
+        static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ nameEnd: Int, _ to: Int) -> PropertyKind? {
+            guard nameEnd < to else { return nil }
+            let n = nameEnd - from
+            switch (ContentLines.upper(base[from]), n) {
+            case (0x44, 7): // D
+                if named(base, from, "DTSTART") { return .dtstart }
+                if named(base, from, "DTSTAMP") { return .dtstamp }
+            case (0x44, 5):
+                if named(base, from, "DTEND") { return .dtend }
+            case (0x44, 8):
+                if named(base, from, "DURATION") { return .duration }
+            case (0x52, 5): // R
+                if named(base, from, "RRULE") { return .rrule }
+                if named(base, from, "RDATE") { return .keep }
+            case (0x52, 13):
+                if named(base, from, "RECURRENCE-ID") { return .recurrenceID }
+            case (0x53, 8): // S
+                if named(base, from, "SEQUENCE") { return .sequence }
+            case (0x4C, 13): // L
+                if named(base, from, "LAST-MODIFIED") { return .lastModified }
+            case (0x55, 3): // U: a UID with parameters (the plain `UID:` is read before)
+                if named(base, from, "UID") { return .keep }
+            case (0x45, 6): // E
+                if named(base, from, "EXDATE") { return .exdate }
+                if named(base, from, "EXRULE") { return .keep }
             default:
                 break
             }
             return nil
+        }
+
+        /// Whether the bytes at `from` are `name` in any case (its length already matched).
+        @inline(__always)
+        private static func named(_ base: UnsafePointer<UInt8>, _ from: Int, _ name: StaticString) -> Bool {
+            let n = name.utf8Start
+            for i in 1..<name.utf8CodeUnitCount where ContentLines.upper(base[from + i]) != n[i] { return false }
+            return true
         }
     }
 }

@@ -15,9 +15,9 @@ extension ICalPreFilter {
     }
 
     /// `SEQUENCE:digits`, `DTSTAMP:time`, `LAST-MODIFIED:time`: no parameters, one each.
-    static func readRevision(_ kind: PropertyKind, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int,
+    static func readRevision(_ kind: PropertyKind, _ base: UnsafePointer<UInt8>, _ from: Int, _ nameEnd: Int, _ to: Int,
                              into b: inout Block) {
-        guard let colon = valueStart(base, from, to) else { b.revision.plain = false; return }
+        guard let colon = valueStart(base, nameEnd, to) else { b.revision.plain = false; return }
         let value = UnsafeBufferPointer(start: base + colon, count: to - colon)
         switch kind {
         case .sequence:
@@ -34,16 +34,6 @@ extension ICalPreFilter {
         }
     }
 
-    /// The UID value as libical reads it, when that is plain: no backslash (an escape
-    /// libical would undo), no control bytes, no white space at its end.
-    static func uidText(_ bytes: [UInt8]) -> String? {
-        let n = bytes.count
-        guard n > 0, !bytes.contains(where: { $0 == 0x5C || $0 < 0x20 || $0 == 0x7F }),
-              bytes[n - 1] != 0x20 else { return nil }
-        // No NUL (below 0x20); valid UTF-8 or nothing.
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     /// The value of the one unquoted `TZID=` parameter before `colon`, if any.
     static func tzidParameter(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int) -> String? {
         var i = from
@@ -58,11 +48,20 @@ extension ICalPreFilter {
         return nil
     }
 
-    /// The revision a dropped block leaves; nil when it cannot be told exactly.
-    static func revision(of b: Block) -> ICalRevision?? {
+    /// Whether the revision a dropped block leaves can be told exactly (else it is kept):
+    /// no UID, or one plain UID line (`ICalSkippedRevisions.stagedIsPlain`: the bytes
+    /// libical reads as they are) and plain revision lines.
+    func revisionPlain(_ b: Block) -> Bool {
+        b.uidLines == 0 || (b.uidLines == 1 && b.revision.plain && skippedRevisions.stagedIsPlain())
+    }
+
+    /// The revision a dropped block leaves, built (for an override held until `finish`:
+    /// few); nil when it cannot be told exactly.
+    func revision(of b: Block) -> ICalRevision?? {
         guard b.uidLines <= 1 else { return nil }
         guard b.uidLines == 1 else { return .some(nil) }
-        guard let uid = uidText(b.uidBytes), b.revision.plain else { return nil }
+        guard revisionPlain(b) else { return nil }
+        let uid = skippedRevisions.stagedText()
         var rid: ICalTime?
         if let r = b.recurrenceID {
             rid = ICalTime(fields: CivilDateTime(utcSeconds: r.seconds), isDate: r.isDate,

@@ -50,7 +50,18 @@ public struct ICalPreFilter {
     private var lineEnd: UnsafePointer<UInt8>?
     private var inPiece = false
     private var stack: [UInt64] = []
-    private var block: Block?
+    /// The VEVENT being read, when `blockOpen`: stored unwrapped, as the tag of a
+    /// `Block?` was an out-of-line call at each use (three per line). `block` is the two
+    /// as one optional, for code that is not per line.
+    private var current = Block()
+    private var blockOpen = false
+    private var block: Block? {
+        get { blockOpen ? current : nil }
+        set {
+            blockOpen = newValue != nil
+            current = newValue ?? Block()
+        }
+    }
     private var previousWasTimeLine = false
     /// Set when the file has something the filter cannot bound — a `RANGE` on a
     /// RECURRENCE-ID (an override that moves a whole series by any amount), a property
@@ -61,7 +72,8 @@ public struct ICalPreFilter {
     /// UID is known (a master later in the file counts too).
     private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
     /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
-    public private(set) var skippedRevisions: [ICalRevision] = []
+    /// While a VEVENT is read, it also holds that event's UID bytes (staged).
+    public private(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     var keepsRevisions = true
 
@@ -122,7 +134,7 @@ public struct ICalPreFilter {
     }
 
     /// `filter`, and the revisions of the events it dropped.
-    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: [ICalRevision]) {
+    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: ICalSkippedRevisions) {
         var filter = ICalPreFilter(window: window)
         data.withUnsafeBytes { filter.feed($0) }
         guard let kept = filter.finish() else { return (data, []) }
@@ -205,6 +217,7 @@ public struct ICalPreFilter {
             merged += held.bytes
             at = held.at
         }
+        skippedRevisions.index()
         merged += out[at...]
         return Data(merged)
     }
@@ -225,20 +238,20 @@ public struct ICalPreFilter {
         let bytes = UnsafeBufferPointer(start: p, count: full)
         lineEnd = p + full
         let first = full > 0 ? p[0] : 0
-        // Whether a VEVENT is open, asked once: the tag of `Block?` is an out-of-line call
-        // (~5% of the scan when asked at every use). Only a BEGIN or END line changes it.
-        let open = block != nil
+        // Whether a VEVENT is open (`current` is it). Only a BEGIN or END line changes it.
+        let open = blockOpen
         // `ICalReader` also reads the text itself for VTIMEZONE offsets, and ends lines at
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
-        // what it reads is the same in the filtered text.
-        if open, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { block?.simple = false }
+        // what it reads is the same in the filtered text. (Asked only while the event may
+        // still be dropped.)
+        if open, current.simple, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { current.simple = false }
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.
-            if previousWasTimeLine { block?.simple = false }
-            if previousWasUID {
-                block?.uid = nil
-                if contentEnd > 1 { block?.uidBytes.append(contentsOf: UnsafeBufferPointer(start: p + 1, count: contentEnd - 1)) }
+            if previousWasTimeLine, open { current.simple = false }
+            if previousWasUID, open {
+                current.uid = nil
+                if contentEnd > 1 { skippedRevisions.stage(p + 1, contentEnd - 1) }
             }
             if previousNameOpen || previousWasMarker { giveUp = true }
             emit(bytes, open: open)
@@ -247,7 +260,8 @@ public struct ICalPreFilter {
         previousWasTimeLine = false
         previousWasUID = false
         previousWasMarker = false
-        previousNameOpen = memchr(p, 0x3A, contentEnd) == nil && memchr(p, 0x3B, contentEnd) == nil
+        let nameEnd = ICalPreFilter.nameEnd(p, contentEnd)
+        previousNameOpen = nameEnd == contentEnd
         let upperFirst = ContentLines.upper(first)
         let marker = upperFirst == 0x42 || upperFirst == 0x45 ? ICalPreFilter.marker(p, contentEnd) : nil
         if let marker {
@@ -264,22 +278,30 @@ public struct ICalPreFilter {
         if let marker, marker.begin, let name = marker.name {
             if marker.calendar && !stack.isEmpty { giveUp = true }
             if stack.count == 1 && stack[0] == Self.vcalendar && name == Self.vevent && !open {
-                block = Block()
+                current = Block()
+                blockOpen = true
                 if inPiece { blockStart = p }
             } else if open {
-                block?.inner.append(name)
-                if name == Self.vtimezone { block?.simple = false }
+                current.inner.append(name)
+                if name == Self.vtimezone { current.simple = false }
             }
             stack.append(name)
-            emit(bytes, open: block != nil)
+            emit(bytes, open: blockOpen)
         } else if let marker, let name = marker.name {
             emit(bytes, open: open)
             if open {
-                if block!.inner.isEmpty {
-                    if name == Self.vevent, stack.last == Self.vevent, let b = block.take() { close(b) } else { abandon() }
-                    block = nil
-                } else if block!.inner.last == name {
-                    block!.inner.removeLast()
+                if current.inner.isEmpty {
+                    if name == Self.vevent, stack.last == Self.vevent {
+                        var b = Block()
+                        swap(&b, &current)
+                        blockOpen = false
+                        close(b)
+                    } else {
+                        abandon()
+                    }
+                    blockOpen = false
+                } else if current.inner.last == name {
+                    current.inner.removeLast()
                 } else {
                     abandon()
                 }
@@ -297,21 +319,22 @@ public struct ICalPreFilter {
             if upperFirst == 0x54 {
                 if ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
                 // TZID, TZOFFSETFROM, TZOFFSETTO… in an event: see the lone CR above.
-                if contentEnd > 1, ContentLines.upper(p[1]) == 0x5A { block?.simple = false }
+                if open, contentEnd > 1, ContentLines.upper(p[1]) == 0x5A { current.simple = false }
             }
             // A name that only Unicode upper-casing makes BEGIN (`BEGıN`), read that way
             // by the same text scan.
             if upperFirst == 0x42, open, contentEnd > 1, (1..<min(contentEnd, 8)).contains(where: { p[$0] >= 0x80 }) {
-                block?.simple = false
+                current.simple = false
             }
-            if open, block?.inner.isEmpty == true {
+            if open, current.inner.isEmpty {
                 if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
-                    block!.uid = Self.nameHash(p + 4, contentEnd - 4)
-                    block!.uidBytes = Array(UnsafeBufferPointer(start: p + 4, count: contentEnd - 4))
-                    block!.uidLines += 1
+                    current.uid = Self.nameHash(p + 4, contentEnd - 4)
+                    if current.uidLines == 0 { skippedRevisions.unstage() }
+                    skippedRevisions.stage(p + 4, contentEnd - 4)
+                    current.uidLines += 1
                     previousWasUID = true
                 } else {
-                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, into: &block!, giveUp: &giveUp)
+                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
                 }
             }
             emit(bytes, open: open)
@@ -347,7 +370,7 @@ public struct ICalPreFilter {
             // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
             // names a date (Exchange), whose instance is in `--tz`.
             if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
-               let revision = Self.revision(of: b), let revision {
+               let revision = revision(of: b), let revision {
                 heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
             } else {
                 out += takeBlock()
@@ -355,8 +378,11 @@ public struct ICalPreFilter {
             return
         }
         if let uid { masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = reachesAny(b), !reaches, let revision = Self.revision(of: b) {
-            if let revision, keepsRevisions { skippedRevisions.append(revision) }
+        if b.simple, let reaches = reachesAny(b), !reaches, revisionPlain(b) {
+            if b.uidLines == 1, keepsRevisions {
+                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                              lastModified: b.revision.lastModified)
+            }
             pending.removeAll(keepingCapacity: true)
             blockStart = nil
         } else {

@@ -105,7 +105,7 @@ public struct ICalCalendar {
     public var zones: ZoneBook
     /// The revision stamps of the events the pre-filter dropped, so that a newer
     /// revision outside the window still hides an older one inside it.
-    public var skippedRevisions: [ICalRevision] = []
+    public var skippedRevisions = ICalSkippedRevisions()
     /// What reading skipped and why (a component over a cap, a zone ignored), each
     /// naming the file; given with the file's occurrences.
     public var warnings: [String] = []
