@@ -107,6 +107,40 @@ public struct ICalPreFilter {
         return false
     }
 
+    /// A filter for the bytes from a cut on (`ICalPreFilter+Split`), in the state it
+    /// assumes there: in one top-level VCALENDAR, no VEVENT open, nothing carried or
+    /// pending, line flags clear, the shape past its head at depth 1.
+    func startedAtCut() -> ICalPreFilter {
+        var later = self
+        (later.out, later.heldOverrides, later.masters, later.skippedRevisions) = ([], [], [], [])
+        (later.carry, later.pending, later.stack, later.block, later.giveUp, later.completedTopLevel) = ([], [], [Self.vcalendar], nil, false, false)
+        (later.previousWasTimeLine, later.previousWasUID, later.previousWasMarker, later.previousNameOpen) = (false, false, false, false)
+        later.shape = shape.map { _ in .assumedAtCut }
+        return later
+    }
+
+    /// Whether this filter, having read all before a cut, is in the state `startedAtCut`
+    /// assumes. The line flags are read only by a continuation line (any other sets them
+    /// first): compared when `folded`, the cut's line starting with a space or tab.
+    func isAtAssumedCut(folded: Bool) -> Bool {
+        carry.isEmpty && pending.isEmpty && blockStart == nil && block == nil && stack == [Self.vcalendar]
+            && (!folded || !(previousWasTimeLine || previousWasUID || previousWasMarker || previousNameOpen))
+            && (shape?.isAtAssumedCut ?? true)
+    }
+
+    /// Takes on what `later` (from `startedAtCut`) read from the cut on, as if read here:
+    /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
+    mutating func append(_ later: ICalPreFilter) {
+        let shift = out.count
+        var merged = later
+        merged.out = out + later.out
+        merged.heldOverrides = heldOverrides + later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
+        (merged.masters, merged.skippedRevisions) = (masters + later.masters, skippedRevisions + later.skippedRevisions)
+        (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
+        if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
+        self = merged
+    }
+
     /// Filters a whole calendar in memory (the input itself when it cannot be judged).
     public static func filter(_ data: Data, window: TimeWindow) -> Data {
         filterKeepingRevisions(data, window: window).kept
