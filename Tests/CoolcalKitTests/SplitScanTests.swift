@@ -69,6 +69,10 @@ import Testing
             ("truncated, no last line end", head + some + inWindow + some + "BEGIN:VEVENT\r\nUID:cut"),
             ("a line without a colon, a fold after a BEGIN", head + some + "X\r\n" + some
                 + "BEGIN:VEVENT\r\n X-A:1\r\nUID:f\r\nDTSTART:20230801T100000Z\r\nEND:VEVENT\r\n" + some + end),
+            // Continuation lines at the top level, after a line with no colon and after an
+            // END: cuts there must see the flags of the line before.
+            ("a fold after a nameless line", head + some + "X\r\n Y\r\n" + some + end),
+            ("a fold after an END", head + some + event("g", "20230801T100000Z") + " Z:1\r\n" + some + end),
             ("lone CR and TZ lines", head + some + event("cr", "20230801T100000Z", "X-A:a\rb\r\nTZID:Custom\r\n") + some + end),
         ]
     }()
