@@ -209,3 +209,23 @@ extension ICalReader.InputShape {
         deepLine = later.deepLine.map { $0 + shift }
     }
 }
+
+extension ICalPreFilter {
+    /// What the scan of `data` for `window` ends with — the kept text (nil: parse whole),
+    /// the revisions dropped, the shape's refusal (or whether there is text) — scanned
+    /// in one part (`cut` nil) or two cut at `cut`: for the `FuzzPreFilter` harness.
+    public static func outcome(_ data: Data, window: TimeWindow, cut: Int?) -> (kept: Data?, skipped: [ICalRevision], shape: String) {
+        var filter = ICalPreFilter(window: window, shape: ICalReader.InputShape())
+        data.withUnsafeBytes { raw in
+            if let cut { _ = filter.feedAll(raw, cut: min(max(cut, 0), raw.count)) } else { filter.feed(raw) }
+        }
+        let shape: String
+        do {
+            shape = "text: \(try (filter.shape ?? ICalReader.InputShape()).check(file: "fuzz.ics"))"
+        } catch {
+            shape = "refused: \(error)"
+        }
+        let kept = filter.finish()
+        return (kept, filter.skippedRevisions, shape)
+    }
+}

@@ -133,7 +133,8 @@ public struct ICalPreFilter {
     mutating func append(_ later: ICalPreFilter) {
         let shift = out.count
         var merged = later
-        merged.out = out + later.out
+        out += later.out
+        merged.out = out
         merged.heldOverrides = heldOverrides + later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
         (merged.masters, merged.skippedRevisions) = (masters + later.masters, skippedRevisions + later.skippedRevisions)
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
