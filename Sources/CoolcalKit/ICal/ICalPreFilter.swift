@@ -132,11 +132,12 @@ public struct ICalPreFilter {
     /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
     mutating func append(_ later: ICalPreFilter) {
         let shift = out.count
-        var merged = later
         out += later.out
-        merged.out = out
-        merged.heldOverrides = heldOverrides + later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
-        (merged.masters, merged.skippedRevisions) = (masters + later.masters, skippedRevisions + later.skippedRevisions)
+        heldOverrides += later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
+        masters += later.masters
+        skippedRevisions += later.skippedRevisions
+        var merged = later
+        (merged.out, merged.heldOverrides, merged.masters, merged.skippedRevisions) = (out, heldOverrides, masters, skippedRevisions)
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
         self = merged
