@@ -12,6 +12,7 @@ import Foundation
 ///   filtered read has is a difference.
 /// Warnings about resource limits (rule steps, occurrence counts) are left out: walking a
 /// series to its step limit is work the pre-filter may rightly prove unnecessary.
+/// And the scan cut in two parts gives the sequential scan's outcome (`checkSplit`).
 /// A difference aborts: in a fuzz harness that is the bug report.
 private let floatingZone = TimeZone(identifier: "America/Los_Angeles") ?? TimeZone(secondsFromGMT: 0)!
 
@@ -73,9 +74,30 @@ private func show(_ a: Answer, full: Answer? = nil) -> String {
     }
 }
 
+/// The scan in two parts (`ICalPreFilter+Split`) must end as the sequential scan does —
+/// kept text, dropped revisions, the shape's refusal — wherever it is cut: at every line
+/// start (at most 64 of them, spread over the input) and at one offset inside a line.
+private func checkSplit(_ input: Data) {
+    let sequential = ICalPreFilter.outcome(input, window: window, cut: nil)
+    var starts = [0] + input.indices.filter { input[$0] == 0x0A }.map { $0 + 1 }
+    if starts.count > 64 { starts = (0..<64).map { starts[$0 * starts.count / 64] } }
+    for cut in starts + [input.count / 3] {
+        let split = ICalPreFilter.outcome(input, window: window, cut: cut)
+        if split != sequential {
+            FileHandle.standardError.write(Data((
+                "FuzzPreFilter: the scan cut at byte \(cut) differs from the sequential scan\n"
+                    + "sequential: kept \(sequential.kept?.count ?? -1) bytes, \(sequential.skipped.count) skipped, \(sequential.shape)\n"
+                    + "split: kept \(split.kept?.count ?? -1) bytes, \(split.skipped.count) skipped, \(split.shape)\n"
+            ).utf8))
+            abort()
+        }
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = Data(bytes: data, count: size)
+    checkSplit(input)
     let full = answer(input, filtered: false)
     let fast = answer(input, filtered: true)
     if !full.admits(fast) {

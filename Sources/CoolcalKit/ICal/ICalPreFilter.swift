@@ -39,57 +39,57 @@ public struct ICalPreFilter {
     /// Every window an event is kept for; dropped only when it can reach none of them,
     /// so the contract holds for each (`merge` reads for many).
     private var windows: [TimeWindow]
-    private var out: [UInt8] = []
+    var out: [UInt8] = []
     /// The start of a line that the previous chunk cut.
-    private var carry: [UInt8] = []
+    var carry: [UInt8] = []
     /// The bytes of the VEVENT being read that came in earlier pieces.
-    private var pending: [UInt8] = []
+    var pending: [UInt8] = []
     /// Where the VEVENT being read starts in the current piece: its bytes are copied
     /// only if it is kept (most are not) or the piece ends inside it.
-    private var blockStart: UnsafePointer<UInt8>?
+    var blockStart: UnsafePointer<UInt8>?
     private var lineEnd: UnsafePointer<UInt8>?
     private var inPiece = false
-    private var stack: [UInt64] = []
+    var stack: [UInt64] = []
     /// The VEVENT being read, when `blockOpen`: stored unwrapped, as the tag of a
     /// `Block?` was an out-of-line call at each use (three per line). `block` is the two
     /// as one optional, for code that is not per line.
     private var current = Block()
     private var blockOpen = false
-    private var block: Block? {
+    var block: Block? {
         get { blockOpen ? current : nil }
         set {
             blockOpen = newValue != nil
             current = newValue ?? Block()
         }
     }
-    private var previousWasTimeLine = false
+    var previousWasTimeLine = false
     /// Set when the file has something the filter cannot bound — a `RANGE` on a
     /// RECURRENCE-ID (an override that moves a whole series by any amount), a property
     /// name cut by a fold, a VTIMEZONE offset beyond the margin: then nothing is
     /// dropped and the caller parses the whole file.
-    private var giveUp = false
+    var giveUp = false
     /// Overrides that may be dropped, decided at the end when every master with their
     /// UID is known (a master later in the file counts too).
-    private var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
+    var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
     /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
     /// While a VEVENT is read, it also holds that event's UID bytes (staged).
-    public private(set) var skippedRevisions = ICalSkippedRevisions()
+    public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     var keepsRevisions = true
 
     /// True when the physical line before a continuation ended inside a property name.
-    private var previousNameOpen = false
+    var previousNameOpen = false
     /// Each master seen (by a hash of its UID), in order: the longest its first instance
     /// can be, or nil when it cannot be judged. An override is dropped only when its
     /// master's instance at RECURRENCE-ID cannot reach the window either; `finish` looks
     /// up only the UIDs of the overrides held (few), so this is a list, not a dictionary.
-    private var masters: [(uid: UInt64, length: Int64?)] = []
-    private var previousWasUID = false
+    var masters: [(uid: UInt64, length: Int64?)] = []
+    var previousWasUID = false
     /// True after a BEGIN or END line: a fold would change the component libical sees.
-    private var previousWasMarker = false
+    var previousWasMarker = false
     /// Set when an END closed a top-level component. Without one libical's parse is
     /// empty and the error message is computed from the text itself: judge nothing.
-    private var completedTopLevel = false
+    var completedTopLevel = false
 
     /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
     /// this scan finds them (one scan of the bytes for both).

@@ -36,12 +36,15 @@ public enum ICalReader {
         // One scan: the pre-filter's line loop also gathers the text's shape.
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.keepsRevisions = revisions
-        input.withUnsafeBytes { raw in
-            guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feed(raw) }
-            filter.feed(UnsafeRawBufferPointer(rebasing: raw[..<at]))
+        let scan = input.withUnsafeBytes { raw in
+            guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feedAll(raw) }
+            // The scan split (or not) up to the checkpoint is the sequential one there.
+            let scan = filter.feedAll(UnsafeRawBufferPointer(rebasing: raw[..<at]))
             checkpoint(ScanCheckpoint(offset: at, filter: filter.withoutRevisions()))
             filter.feed(UnsafeRawBufferPointer(rebasing: raw[at...]))
+            return scan
         }
+        note(scan, file, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
         guard let kept = filter.finish() else {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
@@ -70,14 +73,17 @@ public enum ICalReader {
     /// (`ParseCache`).
     public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
                             buffer: UnsafeMutableRawBufferPointer, shells: ParseCache? = nil) throws -> ICalCalendar {
+        try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer, shells: shells,
+                 splitFrom: ICalPreFilter.splitThreshold)
+    }
+
+    /// The file is scanned in two parts on two threads when it has `splitFrom` bytes or more.
+    static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
+                     buffer: UnsafeMutableRawBufferPointer, shells: ParseCache?, splitFrom: Int) throws -> ICalCalendar {
         let input = try InputFile.open(path, accepting: .regularFiles)
         // One scan: the pre-filter's line loop also gathers the file's shape.
         var filter = ICalPreFilter(window: window, shape: InputShape())
-        while true {
-            let n = try input.read(into: buffer)
-            if n == 0 { break }
-            filter.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-        }
+        note(try filter.feedAll(input, buffer: buffer, splitFrom: splitFrom), path, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
         guard let kept = filter.finish() else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
@@ -95,6 +101,16 @@ public enum ICalReader {
         }
         result.skippedRevisions = filter.skippedRevisions
         return result
+    }
+
+    /// The `-v` note of a scan in two parts.
+    private static func note(_ scan: ICalPreFilter.Scan, _ file: String, _ diagnostics: Diagnostics?) {
+        switch scan {
+        case .sequential: break
+        case .split(let cut): diagnostics?.note("\(file): scanned in two parts on two threads (cut at byte \(cut))")
+        case .fellBack(let cut):
+            diagnostics?.note("\(file): scanned in one part: the state at byte \(cut) is not the one the second part assumed")
+        }
     }
 
     /// Hands checked text to libical.

@@ -132,6 +132,16 @@ public final class OpenInput {
         }
     }
 
+    /// Reads into `buffer` from `offset` of a regular file, leaving the file offset
+    /// alone (`pread`: threads may read one input at once); 0 at the end.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        do {
+            return try valueOrErrno { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+        } catch {
+            throw InputFileError(kind: .unreadable, path: name, reason: "read error: \(error)")
+        }
+    }
+
     /// Everything up to the end, refused (`InputTooLarge`) as soon as it exceeds `limit`.
     public func readAll(limit: Int) throws -> Data {
         if !isStream && status.size > Int64(limit) {
