@@ -58,10 +58,11 @@ lint-man: deps
 differential: build pydeps
 	$(PYENV)/bin/python Tests/Differential/compare.py --coolcal $(COOLCAL)
 
-# The tests' temporary files go to one directory of this run (TMPDIR), removed after it.
+# The tests' temporary files go to one directory of this run (TMPDIR), removed after it;
+# others may enter it (a test runs coolcal as nobody on files in it).
 unit: build pydeps
 	$(SWIFT) build --build-tests
-	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && \
+	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && chmod 0755 "$$scratch" && \
 	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test; \
 	  status=$$?; rm -rf "$$scratch"; exit $$status
 
