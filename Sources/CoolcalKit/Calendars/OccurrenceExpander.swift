@@ -15,7 +15,7 @@ public struct OccurrenceExpander {
         let budget = ExpansionBudget(context.options)
         for calendar in calendars {
             var found: [Occurrence] = []
-            for file in Revisions.current(calendar.files) {
+            for file in calendar.resolvingRevisions().files {
                 found += occurrences(in: window, file: file, calendar: calendar, budget: budget)
             }
             result += Revisions.withoutCopies(found)

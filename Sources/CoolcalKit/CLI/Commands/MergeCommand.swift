@@ -90,7 +90,9 @@ struct MergeCommand: CommandUnit, Equatable {
         let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows)
         batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
         let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
-        let calendars = (batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope))
+        // Revisions worked out once for all the windows below.
+        let calendars = ((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
+            .map { $0.resolvingRevisions() }
         // Each invitation's window is expanded on its own, from what was read once for
         // all of them: a simple rule jumps to the window (CivilRecurrence), libical's
         // iterator starts there unless the rule counts, so ten windows cost about ten
