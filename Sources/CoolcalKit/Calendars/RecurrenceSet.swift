@@ -199,13 +199,8 @@ struct RecurrenceSet {
                 : u.reference == .utc ? u.fields.secondsAsUTC : zone.utcSeconds(of: u.fields)
             return last + length.bound
         }
-        let parts = rule.facts.parts
-        guard let count = rule.facts.count.map(Int64.init), count < 100_000_000 else { return nil }
-        let periods: [String: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
-                                           "FREQ=WEEKLY": 7 * 86_400, "FREQ=MONTHLY": 31 * 86_400, "FREQ=YEARLY": 366 * 86_400]
-        guard let period = parts.first.flatMap({ periods[$0] }) else { return nil }
-        let weekly = period == 7 * 86_400
-        guard parts.allSatisfy({ !$0.hasPrefix("BY") || (weekly && $0.hasPrefix("BYDAY=") && !$0.contains(where: \.isNumber)) }) else { return nil }
+        guard let count = rule.facts.count.map(Int64.init), count < 100_000_000,
+              let period = rule.facts.periodPerInstance else { return nil }
         if period == 31 * 86_400 && dtstart.fields.day > 28 { return nil }
         if period == 366 * 86_400 && dtstart.fields.month == 2 && dtstart.fields.day == 29 { return nil }
         let (steps, o1) = (count + 1).multipliedReportingOverflow(by: Int64(max(rule.interval, 1)))

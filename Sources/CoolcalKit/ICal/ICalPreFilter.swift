@@ -294,7 +294,6 @@ public struct ICalPreFilter {
                     if name == Self.vevent, stack.last == Self.vevent {
                         var b = Block()
                         swap(&b, &current)
-                        blockOpen = false
                         close(b)
                     } else {
                         abandon()

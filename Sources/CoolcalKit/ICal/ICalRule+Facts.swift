@@ -14,6 +14,10 @@ extension ICalRule {
         let hasByParts: Bool
         /// Seconds per step of SECONDLY … DAILY; nil for longer frequencies.
         let unit: Int64?
+        /// The longest a period of the rule can be, in seconds, when every period holds an
+        /// instance (no BY part but a weekly rule's plain BYDAY): what bounds a COUNT
+        /// rule's end, as the pre-filter bounds it. Nil otherwise.
+        let periodPerInstance: Int64?
         /// `unboundedReason` when it does not depend on DTSTART (`.some(nil)`: bounded).
         let fixedReason: String??
         /// What a sub-daily rule's answer needs from DTSTART.
@@ -23,11 +27,21 @@ extension ICalRule {
             parts = text.split(separator: ";").map(String.init)
             count = parts.lazy.compactMap { $0.hasPrefix("COUNT=") ? Int($0.dropFirst(6)) : nil }.first
             hasByParts = text.contains(";BY")
+            periodPerInstance = Facts.periodPerInstance(parts)
             unit = ICalRule.unitSeconds(of: text)
             let r = text.withCString { icalrecurrencetype_from_string($0) }
             let (reason, subDaily) = Facts.unbounded(r, unit: unit, interval: interval)
             fixedReason = reason
             self.subDaily = subDaily
+        }
+
+        private static func periodPerInstance(_ parts: [String]) -> Int64? {
+            let periods: [String: Int64] = ["FREQ=SECONDLY": 1, "FREQ=MINUTELY": 60, "FREQ=HOURLY": 3_600, "FREQ=DAILY": 86_400,
+                                            "FREQ=WEEKLY": 7 * 86_400, "FREQ=MONTHLY": 31 * 86_400, "FREQ=YEARLY": 366 * 86_400]
+            guard let period = parts.first.flatMap({ periods[$0] }) else { return nil }
+            let weekly = period == 7 * 86_400
+            guard parts.allSatisfy({ !$0.hasPrefix("BY") || (weekly && $0.hasPrefix("BYDAY=") && !$0.contains(where: \.isNumber)) }) else { return nil }
+            return period
         }
 
         /// The answer when DTSTART cannot change it, else what the sub-daily check needs.
