@@ -115,16 +115,9 @@ import Testing
         let editorsEvent = Array("BEGIN:VEVENT\r\nUID:editor@drill\r\nSUMMARY:Saved by the editor\r\nDTSTART:20300101T090000Z\r\nDTEND:20300101T100000Z\r\nEND:VEVENT\r\n".utf8)
         try Data(Self.head + editorsEvent + Self.end).write(to: URL(fileURLWithPath: prepared))
         let path = try Self.invite(77, in: dir)
-        let editor = Process()
-        editor.executableURL = URL(fileURLWithPath: python)
-        editor.arguments = [script, dir, "big.ics", prepared]
-        let said = Pipe()
-        editor.standardOutput = said
-        try editor.run()
-        _ = said.fileHandleForReading.availableData  // "ready"
-        let run = try Spawn.run(["accept", "-v", path, cal], env: ["COOLCAL_STATE": dir + "/state"], cpuLimit: 60, watchdog: 120)
-        editor.waitUntilExit()
-        #expect(String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("renamed"))
+        let (run, editorSaid) = try RenameRaceTests.acceptDuringEditorSave(python: python, script: script, dir: dir, name: "big.ics",
+                                                                           prepared: prepared, invite: path)
+        #expect(editorSaid.contains("renamed"))
         #expect(run.status == 0, "exit \(run.status): \(run.stderr.suffix(400))")
         #expect(run.stderr.contains("changed by another program while being edited; reading it again"), "\(run.stderr.suffix(400))")
         let now = try Self.contents(cal)

@@ -45,6 +45,24 @@ import Testing
         })
     }
 
+    /// `accept -v INVITE DIR/NAME` while the editor (`editor`, written to `script`) watches
+    /// that file to save `prepared` over it by rename: what coolcal did, and what the editor said.
+    static func acceptDuringEditorSave(python: String, script: String, dir: String, name: String, prepared: String,
+                                       invite: String) throws -> (run: Spawned, editorSaid: String) {
+        let editor = Process()
+        editor.executableURL = URL(fileURLWithPath: python)
+        editor.arguments = [script, dir, name, prepared]
+        let said = Pipe()
+        editor.standardOutput = said
+        try editor.run()
+        // Wait for "ready" so the editor watches before coolcal starts.
+        _ = said.fileHandleForReading.availableData
+        let run = try Spawn.run(["accept", "-v", invite, dir + "/" + name], env: ["COOLCAL_STATE": dir + "/state"],
+                                cpuLimit: 60, watchdog: 120)
+        editor.waitUntilExit()
+        return (run, String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
     @Test func anEditorsRenameDuringTheWriteSurvives() throws {
         // python3 is part of the build (make deps): without it this drill fails, never passes unseen.
         let python = try #require(["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile),
@@ -61,17 +79,8 @@ import Testing
         for trial in 0..<Self.trials {
             try original.write(to: URL(fileURLWithPath: cal))
             try edited(trial).write(to: URL(fileURLWithPath: prepared))
-            let editor = Process()
-            editor.executableURL = URL(fileURLWithPath: python)
-            editor.arguments = [script, dir, "work.ics", prepared]
-            let said = Pipe()
-            editor.standardOutput = said
-            try editor.run()
-            // Wait for "ready" so the editor watches before coolcal starts.
-            _ = said.fileHandleForReading.availableData
-            let run = try Spawn.run(["accept", "-v", invite, cal], env: ["COOLCAL_STATE": dir + "/state"], cpuLimit: 60, watchdog: 120)
-            editor.waitUntilExit()
-            let editorSaid = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let (run, editorSaid) = try Self.acceptDuringEditorSave(python: python, script: script, dir: dir, name: "work.ics",
+                                                                    prepared: prepared, invite: invite)
             if editorSaid.contains("renamed") { renamed += 1 }
             cpu.append(run.cpuSeconds)
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: cal)), as: UTF8.self)
