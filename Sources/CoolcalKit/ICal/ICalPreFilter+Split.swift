@@ -169,6 +169,8 @@ private final class SplitPart: @unchecked Sendable {
     /// Reads `[from, to)` (`to` nil: to the end of the file) into `buffer`, feeding it.
     func read(_ input: OpenInput, from: Int, to: Int?, into buffer: UnsafeMutableRawBufferPointer) {
         end = from
+        // The revisions dropped in this part are indexed here, on this part's thread.
+        defer { filter.skippedRevisions.index() }
         do {
             while to.map({ end < $0 }) ?? true {
                 let want = min(buffer.count, to.map { $0 - end } ?? buffer.count)

@@ -11,6 +11,109 @@ import Foundation
 /// of `ICalRevision`s would be: the hash only finds candidates, which are then compared
 /// as strings; a UID with a byte ≥ 0x80 is kept aside and compared as a string always.
 public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
+    /// The parts joined by `append(contentsOf:)`, in order; the pre-filter stages and
+    /// commits into `current`. A split scan's two parts are joined without copying
+    /// (each part was indexed on its own thread: `index()`).
+    private var earlier: [Part] = []
+    private var current = Part()
+
+    public init() {}
+
+    public init(arrayLiteral elements: ICalRevision...) {
+        for r in elements { append(r) }
+    }
+
+    public var isEmpty: Bool { current.isEmpty && earlier.allSatisfy(\.isEmpty) }
+    public var count: Int { earlier.reduce(current.count) { $0 + $1.count } }
+
+    /// Every revision, in the order added (each one built: for tests and small files).
+    public var all: [ICalRevision] { (earlier + [current]).flatMap(\.all) }
+
+    public mutating func append(_ r: ICalRevision) {
+        current.append(r)
+    }
+
+    /// Appends `other`'s revisions: its parts are taken as they are (no byte is copied).
+    public mutating func append(contentsOf other: ICalSkippedRevisions) {
+        guard !other.isEmpty else { return }
+        current.unstage()
+        if !current.isEmpty { earlier.append(current) }
+        earlier += other.earlier.filter { !$0.isEmpty }
+        current = other.current
+        current.unstage()
+    }
+
+    public static func += (lhs: inout ICalSkippedRevisions, rhs: ICalSkippedRevisions) {
+        lhs.append(contentsOf: rhs)
+    }
+
+    public static func + (lhs: ICalSkippedRevisions, rhs: ICalSkippedRevisions) -> ICalSkippedRevisions {
+        var joined = lhs
+        joined.append(contentsOf: rhs)
+        return joined
+    }
+
+    /// The revisions whose UID is one of `uids`. Costs in proportion to the smaller of
+    /// `uids` and each part (plus the UIDs with non-ASCII bytes), not to all of `self`.
+    public func revisions(of uids: UIDs) -> [ICalRevision] {
+        earlier.flatMap { $0.revisions(of: uids) } + current.revisions(of: uids)
+    }
+
+    /// UIDs to look up: the strings, and the hashes of the ASCII forms they equal.
+    public struct UIDs: Sendable {
+        fileprivate var strings: Set<String>
+        fileprivate var hashes: Set<UInt64> = []
+
+        public init(_ uids: Set<String>) {
+            strings = uids
+            for uid in uids {
+                // A non-ASCII string may equal an ASCII one (U+212A KELVIN SIGN is K): look
+                // for its composed form too.
+                let ascii = uid.utf8.allSatisfy { $0 < 0x80 } ? uid : uid.precomposedStringWithCanonicalMapping
+                guard ascii.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
+                var u = ascii
+                hashes.insert(u.withUTF8 { ICalSkippedRevisions.hash($0) })
+            }
+        }
+    }
+
+    // MARK: For the pre-filter: the UID of the event being read is staged, then committed
+    // when the event is dropped (else the next event's UID replaces it).
+
+    /// Drops any staged bytes.
+    mutating func unstage() { current.unstage() }
+
+    mutating func stage(_ p: UnsafePointer<UInt8>?, _ n: Int) { current.stage(p, n) }
+
+    /// The staged UID as libical reads it, when that is plain: no backslash (an escape
+    /// libical would undo), no control bytes, no white space at its end, valid UTF-8.
+    func stagedIsPlain() -> Bool { current.stagedIsPlain() }
+
+    /// The staged UID as a string (when `stagedIsPlain`).
+    func stagedText() -> String { current.stagedText() }
+
+    /// Keeps the staged UID with its revision; `hash`, when known, is `hash` of the bytes.
+    mutating func commitStaged(hash known: UInt64?, sequence: Int, stamp: Int64?, lastModified: Int64?) {
+        current.commitStaged(hash: known, sequence: sequence, stamp: stamp, lastModified: lastModified)
+    }
+
+    /// Makes every revision findable by its hash: the pre-filter calls it once at the end
+    /// of a scan (or of each part of a split scan, on its thread).
+    mutating func index() {
+        for i in earlier.indices { earlier[i].index() }
+        current.index()
+    }
+
+    /// `ICalPreFilter.nameHash`, with its lowest bit marking an ASCII UID.
+    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        // FNV-1a's offset basis: the hash of no bytes.
+        guard let p = b.baseAddress else { return UInt64(0xCBF2_9CE4_8422_2325).asASCIIMark }
+        return ICalPreFilter.nameHash(p, b.count).asASCIIMark
+    }
+}
+
+/// One part of `ICalSkippedRevisions`: a byte arena of UIDs and the entries into it.
+private struct Part: Sendable {
     private struct Entry {
         var start: Int
         var length: Int32
@@ -38,19 +141,14 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
     /// RECURRENCE-IDs (of dropped overrides: few).
     private var recurrenceIDs: [ICalTime] = []
 
-    public init() {}
+    init() {}
 
-    public init(arrayLiteral elements: ICalRevision...) {
-        for r in elements { append(r) }
-    }
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
+    var all: [ICalRevision] { entries.indices.map { revision(at: $0) } }
 
-    /// Every revision, in the order added (each one built: for tests and small files).
-    public var all: [ICalRevision] { entries.indices.map { revision(at: $0) } }
-
-    public mutating func append(_ r: ICalRevision) {
+    mutating func append(_ r: ICalRevision) {
         unstage()
         var uid = r.uid
         uid.withUTF8 { stage($0.baseAddress, $0.count) }
@@ -63,37 +161,8 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         index()
     }
 
-    /// Appends `other`'s revisions (as bytes: no string is built).
-    public mutating func append(contentsOf other: ICalSkippedRevisions) {
-        unstage()
-        let shift = arena.count, first = entries.count
-        let ridShift = Int32(truncatingIfNeeded: recurrenceIDs.count)
-        arena.append(contentsOf: other.arena[..<other.committed])
-        committed = arena.count
-        recurrenceIDs += other.recurrenceIDs
-        for var e in other.entries {
-            e.start += shift
-            if e.recurrenceID >= 0 { e.recurrenceID += ridShift }
-            e.next = 0
-            entries.append(e)
-        }
-        for i in first..<entries.count where !entries[i].hash.isASCIIMark { nonASCII.append(Int32(truncatingIfNeeded: i)) }
-        index()
-    }
-
-    public static func += (lhs: inout ICalSkippedRevisions, rhs: ICalSkippedRevisions) {
-        lhs.append(contentsOf: rhs)
-    }
-
-    public static func + (lhs: ICalSkippedRevisions, rhs: ICalSkippedRevisions) -> ICalSkippedRevisions {
-        var joined = lhs
-        joined.append(contentsOf: rhs)
-        return joined
-    }
-
-    /// The revisions whose UID is one of `uids`. Costs in proportion to the smaller of
     /// `uids` and `self` (plus the UIDs with non-ASCII bytes), not to all of `self`.
-    public func revisions(of uids: UIDs) -> [ICalRevision] {
+    func revisions(of uids: ICalSkippedRevisions.UIDs) -> [ICalRevision] {
         var found: [ICalRevision] = []
         func consider(_ i: Int) {
             if uids.strings.contains(text(at: i)) { found.append(revision(at: i)) }
@@ -114,28 +183,8 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         return found
     }
 
-    /// UIDs to look up: the strings, and the hashes of the ASCII forms they equal.
-    public struct UIDs: Sendable {
-        fileprivate var strings: Set<String>
-        fileprivate var hashes: Set<UInt64> = []
-
-        public init(_ uids: Set<String>) {
-            strings = uids
-            for uid in uids {
-                // A non-ASCII string may equal an ASCII one (U+212A KELVIN SIGN is K): look
-                // for its composed form too.
-                let ascii = uid.utf8.allSatisfy { $0 < 0x80 } ? uid : uid.precomposedStringWithCanonicalMapping
-                guard ascii.utf8.allSatisfy({ $0 < 0x80 }) else { continue }
-                var u = ascii
-                hashes.insert(u.withUTF8 { ICalSkippedRevisions.hash($0) })
-            }
-        }
-    }
-
     // MARK: For the pre-filter: the UID of the event being read is staged, then committed
-    // when the event is dropped (else the next event's UID replaces it).
 
-    /// Drops any staged bytes.
     mutating func unstage() {
         arena.removeSubrange(committed...)
     }
@@ -145,8 +194,6 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         arena.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
     }
 
-    /// The staged UID as libical reads it, when that is plain: no backslash (an escape
-    /// libical would undo), no control bytes, no white space at its end, valid UTF-8.
     func stagedIsPlain() -> Bool {
         let n = arena.count - committed
         guard n > 0, n <= Int(Int32.max), arena[arena.count - 1] != 0x20 else { return false }
@@ -160,19 +207,17 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         return arena[committed...].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
     }
 
-    /// The staged UID as a string (when `stagedIsPlain`).
     func stagedText() -> String {
         arena[committed...].withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Keeps the staged UID with its revision; `hash`, when known, is `hash` of the bytes.
     mutating func commitStaged(hash known: UInt64?, recurrenceID: Int32 = -1, sequence: Int, stamp: Int64?,
                                lastModified: Int64?) {
         let start = committed, length = arena.count - committed
         var ascii = true
         var hash = known ?? 0
         arena[start...].withUnsafeBufferPointer { b in
-            if known == nil { hash = Self.hash(b) }
+            if known == nil { hash = ICalSkippedRevisions.hash(b) }
             ascii = !b.contains { $0 >= 0x80 }
         }
         let at = Int32(truncatingIfNeeded: entries.count)
@@ -201,13 +246,6 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         let b = Int(truncatingIfNeeded: entries[i].hash >> 1) & (buckets.count - 1)
         entries[i].next = buckets[b]
         buckets[b] = Int32(truncatingIfNeeded: i + 1)
-    }
-
-    /// `ICalPreFilter.nameHash`, with its lowest bit marking an ASCII UID.
-    static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        // FNV-1a's offset basis: the hash of no bytes.
-        guard let p = b.baseAddress else { return UInt64(0xCBF2_9CE4_8422_2325).asASCIIMark }
-        return ICalPreFilter.nameHash(p, b.count).asASCIIMark
     }
 
     private func text(at i: Int) -> String {
