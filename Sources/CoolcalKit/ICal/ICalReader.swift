@@ -64,8 +64,10 @@ public enum ICalReader {
         return try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer)
     }
 
-    /// The size of the pieces `read(contentsOf:)` reads a file in.
-    public static let readBufferSize = 1 << 22
+    /// The size of the pieces `read(contentsOf:)` reads a file in (halved for a scan in
+    /// two parts): small enough to stay in a core's cache between the kernel's copy and
+    /// the scan (256 KiB: `conflicts` on 64 MB took 5% less time than with 4 MiB).
+    public static let readBufferSize = 1 << 18
 
     /// `read(contentsOf:window:diagnostics:)` reading into `buffer`, which the caller
     /// reuses from file to file (a vdir's thousands of small files).
