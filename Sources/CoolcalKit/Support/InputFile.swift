@@ -151,7 +151,7 @@ public final class OpenInput {
         if !isStream && status.size > 0 {
             // Straight into the result (the kernel's copy only), as big as the file was;
             // what it holds beyond that (it grew meanwhile) is read below.
-            data = Data(count: Int(status.size))
+            data = Self.prefaulted(count: Int(status.size))
             var filled = 0
             try data.withUnsafeMutableBytes { all in
                 while filled < all.count {
@@ -176,6 +176,16 @@ public final class OpenInput {
                 throw InputTooLarge(path: name, size: isStream ? nil : max(status.size, Int64(data.count)), limit: limit)
             }
         }
+    }
+
+    /// `count` zero bytes whose pages are in memory at once (`MAP_POPULATE`: anonymous
+    /// memory, no file behind it): 64 MiB of fresh memory filled by read(2) took 70–90 ms
+    /// here page fault by page fault, 40 ms this way. Small sizes: plain `Data`.
+    static func prefaulted(count: Int) -> Data {
+        guard count >= 1 << 20,
+              let p = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+              p != UnsafeMutableRawPointer(bitPattern: -1) else { return Data(count: count) }
+        return Data(bytesNoCopy: p, count: count, deallocator: .custom { munmap($0, $1) })
     }
 
     /// Polls until the stream can be read (data or its end), or throws at the deadline.
