@@ -16,7 +16,9 @@ final class CalendarBatch {
     /// reach one of the windows); nil for a vdir or CalDAV calendar.
     var calendar: ICalCalendar? { edit?.calendar }
 
-    init(writer: CalendarWriter, location: CalendarLocation, windows: [TimeWindow]) throws {
+    /// `expecting`: the changes to come, whose stored copies are looked for in one pass
+    /// while the file is read.
+    init(writer: CalendarWriter, location: CalendarLocation, windows: [TimeWindow], expecting: [CalendarChange]) throws {
         self.writer = writer
         self.location = location
         self.windows = windows.isEmpty ? [TimeWindow(start: 0, end: 1)] : windows
@@ -24,7 +26,8 @@ final class CalendarBatch {
         let (real, lock) = try writer.lockFile(path)
         self.lock = lock
         do {
-            edit = try CalendarFileEdit(file: real, windows: self.windows, diagnostics: writer.diagnostics)
+            edit = try CalendarFileEdit(file: real, windows: self.windows, diagnostics: writer.diagnostics,
+                                        expecting: expecting.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
         } catch {
             lock.unlock()
             self.lock = nil
@@ -37,11 +40,6 @@ final class CalendarBatch {
     /// The calendar as a loaded calendar named for its location, when it was read here.
     var loaded: LoadedCalendar? {
         calendar.map { LoadedCalendar(name: location.name, color: $0.color, files: [$0]) }
-    }
-
-    /// The changes to come, so that their stored copies are looked for in one pass.
-    func expect(_ changes: [CalendarChange]) {
-        edit?.prefetch(changes.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
     }
 
     /// Applies `change`: in memory for a file (written by `commit`), else written now.

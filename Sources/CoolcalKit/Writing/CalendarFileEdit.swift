@@ -33,8 +33,10 @@ final class CalendarFileEdit {
     /// read-back of an edit that changed nothing before it scans from there.
     let checkpoint: ScanCheckpoint?
 
-    /// Reads `file` (resolved, locked by the caller) for editing.
-    init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?) throws {
+    /// Reads `file` (resolved, locked by the caller) for editing. The stored copies of
+    /// `expecting` (the events `merge` may add) are looked for meanwhile, on another
+    /// thread: a pass over the whole text, about as long as the read's libical parse.
+    init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
         self.file = file
         self.windows = windows
         self.diagnostics = diagnostics
@@ -45,6 +47,7 @@ final class CalendarFileEdit {
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         original = try input?.readAll(limit: 1 << 40) ?? Data()
+        let search = expecting.count > 1 ? BackgroundTask { [original] in CalendarText.candidateBlocks(in: original, for: expecting) } : nil
         var checkpoint: ScanCheckpoint?
         calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics,
                                        checkpoint: { checkpoint = $0 })
@@ -56,6 +59,7 @@ final class CalendarFileEdit {
             throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
         }
         current = CalendarText(bytes: original)
+        if let found = search?.wait() { current.remember(found, for: expecting) }
     }
 
     /// The text as the changes so far left it: the splice put in one buffer when
@@ -119,11 +123,6 @@ final class CalendarFileEdit {
         deferred = []
         insertionPoint = nil
         edited = splice
-    }
-
-    /// Looks for the stored copies of many events in one pass (see `CalendarText.prefetch`).
-    func prefetch(_ identities: [CalendarText.Identity]) {
-        text.prefetch(identities)
     }
 
     /// A vdir's event file: when no VEVENT is left in it, it is removed, not kept empty.

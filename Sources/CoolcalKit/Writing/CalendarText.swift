@@ -91,7 +91,7 @@ struct CalendarText {
     }
 
     /// An event's identity as `blocks(uid:marker:)` looks for it.
-    struct Identity: Hashable {
+    struct Identity: Hashable, Sendable {
         var uid: String
         var marker: String?
     }
@@ -111,7 +111,18 @@ struct CalendarText {
     func prefetch(_ identities: [Identity]) {
         let wanted = identities.filter { memo.candidates[$0] == nil }
         guard wanted.count > 1 else { return }
-        for (key, found) in zip(wanted, candidateBlocks(for: wanted)) { memo.candidates[key] = found }
+        remember(candidateBlocks(for: wanted), for: wanted)
+    }
+
+    /// `prefetch`'s pass as a function of the bytes alone, to run on another thread while
+    /// the file is parsed (`CalendarFileEdit`); `remember` hands its answer to the text.
+    static func candidateBlocks(in bytes: Data, for identities: [Identity]) -> [[Range<Int>]] {
+        CalendarText(bytes: bytes).candidateBlocks(for: identities)
+    }
+
+    /// Takes what `candidateBlocks(in:for:)` found in these same bytes.
+    func remember(_ found: [[Range<Int>]], for identities: [Identity]) {
+        for (key, blocks) in zip(identities, found) where memo.candidates[key] == nil { memo.candidates[key] = blocks }
     }
 
     private func candidateBlocks(for identities: [Identity]) -> [[Range<Int>]] {

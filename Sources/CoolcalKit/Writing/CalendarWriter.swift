@@ -78,10 +78,10 @@ public struct CalendarWriter {
         return (real, lock)
     }
 
-    /// A batch of changes to the calendar at `location`, read once for `windows` (see
-    /// `CalendarBatch`).
-    func batch(for location: CalendarLocation, windows: [TimeWindow]) throws -> CalendarBatch {
-        try CalendarBatch(writer: self, location: location, windows: windows)
+    /// A batch of changes to the calendar at `location`, read once for `windows`, the
+    /// stored copies of `expecting` looked for in the same read (see `CalendarBatch`).
+    func batch(for location: CalendarLocation, windows: [TimeWindow], expecting: [CalendarChange]) throws -> CalendarBatch {
+        try CalendarBatch(writer: self, location: location, windows: windows, expecting: expecting)
     }
 
     private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow, removeWhenEmpty: Bool = false,

@@ -87,8 +87,8 @@ struct MergeCommand: CommandUnit, Equatable {
         let target = try Settings.writeTarget(operands[0], command: "merge")
         // The calendar written to is locked and read once, here: the same read decides
         // the invitations, takes every change in memory and is written once at the end.
-        let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows)
-        batch?.expect(invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) })
+        let expected = invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) }
+        let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
         let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
         // Revisions worked out once for all the windows below.
         let calendars = ((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))

@@ -1,0 +1,24 @@
+import Foundation
+
+/// One piece of work run on a thread of its own while the caller goes on (`merge`'s
+/// search for stored copies while the calendar is parsed); `wait` gives its result.
+/// Left unwaited it still runs to its end: it must only read what it was handed.
+final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
+    /// Written by the thread before `done` is signalled, read only after waiting for it.
+    private var result: Value?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> Value) {
+        Thread { [self] in
+            result = work()
+            done.signal()
+        }.start()
+    }
+
+    /// Blocks until the work is done; its result (again on later calls).
+    func wait() -> Value? {
+        done.wait()
+        done.signal()
+        return result
+    }
+}
