@@ -32,6 +32,13 @@ import Testing
         #expect(JSONWriter.string(value, pretty: false) == "{\"b\":\"q\\\"\\\\\\n\\u0001é\",\"a\":[1,null,false]}\n")
     }
 
+    /// Strings with nothing to escape are copied whole; the line and paragraph
+    /// separators (whose UTF-8 starts with 0xE2, as an en dash's does) still are.
+    @Test func jsonCopiesPlainStringsAndEscapesSeparators() {
+        let value = JSONValue.array([.string("Family Reunion – 10:00"), .string("a\u{2028}b\u{2029}c"), .string("plain é 日本")])
+        #expect(JSONWriter.string(value, pretty: false) == "[\"Family Reunion – 10:00\",\"a\\u2028b\\u2029c\",\"plain é 日本\"]\n")
+    }
+
     @Test func calendarColours() {
         #expect(CalendarColor.sgr("#1E90FF") == "38;2;30;144;255")
         #expect(CalendarColor.sgr("#1E90FFCC") == "38;2;30;144;255")

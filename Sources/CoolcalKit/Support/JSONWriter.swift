@@ -43,6 +43,14 @@ public enum JSONWriter {
 
     private static func quote(_ s: String, into out: inout String) {
         out += "\""
+        defer { out += "\"" }
+        // Most strings need no escape: no quote, backslash or control byte, and no 0xE2
+        // (the first byte of U+2028 and U+2029; a string with any other 0xE2 character
+        // takes the loop below too). `merge` quotes every conflict of every invitation.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0xE2 }) {
+            out += s
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -56,6 +64,5 @@ public enum JSONWriter {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        out += "\""
     }
 }
