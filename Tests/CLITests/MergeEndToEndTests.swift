@@ -78,6 +78,21 @@ import Testing
         #expect(outcome["outcome"] as? String == "declined")
     }
 
+    /// Events already in the calendar (accepted one by one before) are found by the
+    /// search merge runs beside the read for all its invitations at once: each stays once.
+    @Test func storedCopiesAreFoundForTheWholeSpool() throws {
+        let s = try setup()
+        for invite in [s.spool + "/a-reunion.json", s.spool + "/c-dentist2.json"] {
+            #expect(try Binary.run(["accept", invite, s.calendar]).status == 0)
+        }
+        let run = try Binary.run(["merge", "--policy", "accept-all", "--spool", s.spool, s.calendar])
+        #expect(run.status == 0)
+        let text = try calendarText(s)
+        for id in [12, 13, 14] {
+            #expect(text.components(separatedBy: "X-COOLCAL-INVITE-ID:\(id)\r\n").count == 2, "invitation \(id) once")
+        }
+    }
+
     @Test func reportWritesAndMovesNothing() throws {
         let s = try setup()
         let before = listing(s.spool)
