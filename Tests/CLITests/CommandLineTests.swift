@@ -122,7 +122,7 @@ import Testing
         #expect(verbose.status == plain.status && verbose.stdout == plain.stdout)
         #expect(plain.stderr == "")
         let notes = verbose.stderr.split(separator: "\n").map(String.init)
-        #expect(notes.contains { $0.hasPrefix("coolcal: read ") && $0.hasSuffix("work.ics: 7 events parsed") })
+        #expect(notes.contains { $0.hasPrefix("coolcal: read ") && $0.hasSuffix("work.ics: 6 events parsed") })
         #expect(notes.contains { $0.hasPrefix("coolcal: read ") && $0.contains("vdir: 4 files") })
         #expect(notes.contains("coolcal: Family Reunion: busy (4 conflicts, 2 ignored)"), "\(notes)")
     }

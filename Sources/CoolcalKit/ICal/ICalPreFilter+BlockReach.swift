@@ -25,8 +25,10 @@ extension ICalPreFilter {
         }
 
         /// Whether any instance could overlap `window`; nil when it cannot be judged.
-        func reaches(_ window: TimeWindow) -> Bool? {
-            guard let first = firstSpan, let s = dtstart else { return nil }
+        /// `offsets`: the UTC offsets DTSTART and DTEND can be read with, when known
+        /// (`ICalPreFilter+Zones`); else a day either way for any time not in UTC.
+        func reaches(_ window: TimeWindow, offsets: (start: ClosedRange<Int64>, end: ClosedRange<Int64>)? = nil) -> Bool? {
+            guard let first = offsets.map({ firstSpan(start: $0.start, end: $0.end) }) ?? firstSpan, let s = dtstart else { return nil }
             func overlaps(_ low: Int64, _ high: Int64) -> Bool { high >= window.start && low <= window.end }
             if overlaps(first.low, first.high) { return true }
             for rule in rules {
@@ -75,21 +77,28 @@ extension ICalPreFilter {
 
         /// The first instance, widened for any zone.
         private var firstSpan: (low: Int64, high: Int64)? {
+            let anyZone = -ICalPreFilter.margin...ICalPreFilter.margin
+            return firstSpan(start: dtstart?.utc == true ? 0...0 : anyZone, end: dtend?.utc == true ? 0...0 : anyZone)
+        }
+
+        /// The first instance when DTSTART is read with an offset in `start` and DTEND
+        /// with one in `end` (UTC = wall clock − offset).
+        private func firstSpan(start: ClosedRange<Int64>, end: ClosedRange<Int64>) -> (low: Int64, high: Int64)? {
             guard let s = dtstart, !(dtend != nil && duration != nil) else { return nil }
-            let slack = s.utc ? 0 : ICalPreFilter.margin
-            let low = s.seconds - slack
+            let low = s.seconds - start.upperBound
+            let latest = s.seconds - start.lowerBound
             var high: Int64
             if let e = dtend {
-                high = e.seconds + (e.utc ? 0 : ICalPreFilter.margin)
+                high = e.seconds - (e.utc ? 0 : end.lowerBound)
             } else if let d = duration {
-                high = s.seconds + slack + d.seconds + 7200
+                high = latest + d.seconds + 7200
             } else {
-                high = s.seconds + slack + (s.isDate ? 86_400 : 0)
+                high = latest + (s.isDate ? 86_400 : 0)
             }
-            high = max(high, s.seconds + slack)
+            high = max(high, latest)
             // An all-day event is at least a day (a DTEND not after it, a DURATION of
             // hours: see `InstanceLength.of`), and hours round up to days.
-            if s.isDate { high = max(high, s.seconds + slack + 86_400 + (duration.map { $0.seconds + 86_400 } ?? 0)) }
+            if s.isDate { high = max(high, latest + 86_400 + (duration.map { $0.seconds + 86_400 } ?? 0)) }
             return (low, high)
         }
     }

@@ -81,7 +81,7 @@ extension ICalPreFilter {
                   { parts.second.filter.feed(UnsafeRawBufferPointer(rebasing: text[cut...])) })
         self = parts.first.filter
         let folded = cut < text.count && (text[cut] == 0x20 || text[cut] == 0x09)
-        guard isAtAssumedCut(folded: folded) else {
+        guard isAtAssumedCut(folded: folded), zonesAllow(parts.second.filter) else {
             feed(UnsafeRawBufferPointer(rebasing: text[cut...]))
             return .fellBack(at: cut)
         }
@@ -122,7 +122,7 @@ extension ICalPreFilter {
         // A file that shrank under the first part: it goes on from where it stopped.
         let reached = parts.first.end
         let folded = parts.second.firstByte == 0x20 || parts.second.firstByte == 0x09
-        guard reached == cut, isAtAssumedCut(folded: folded) else {
+        guard reached == cut, isAtAssumedCut(folded: folded), zonesAllow(parts.second.filter) else {
             var at = reached
             while true {
                 let n = try input.read(into: buffer, at: Int64(at))
@@ -245,6 +245,7 @@ extension ICalPreFilter {
         (later.carry, later.pending, later.stack, later.block, later.giveUp, later.completedTopLevel) = ([], [], [Self.vcalendar], nil, false, false)
         (later.previousWasTimeLine, later.previousWasUID, later.previousWasMarker, later.previousNameOpen) = (false, false, false, false)
         later.shape = shape.map { _ in .assumedAtCut }
+        later.zones = ZoneScan()
         return later
     }
 
@@ -261,12 +262,14 @@ extension ICalPreFilter {
     /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
     mutating func append(_ later: ICalPreFilter) {
         let shift = out.count
+        joinZones(later)
         out += later.out
         heldOverrides += later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
         masters += later.masters
         skippedRevisions += later.skippedRevisions
         var merged = later
         (merged.out, merged.heldOverrides, merged.masters, merged.skippedRevisions) = (out, heldOverrides, masters, skippedRevisions)
+        merged.zones = zones
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
         self = merged

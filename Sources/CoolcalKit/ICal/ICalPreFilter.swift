@@ -6,8 +6,9 @@ import Foundation
 /// BEGIN/END lines, no RDATE/EXRULE/RECURRENCE-ID, one unfolded DTSTART (and at most
 /// one unfolded DTEND or DURATION) in the plain forms `20220820`, `20220820T080000`,
 /// `20220820T080000Z` with no parameters but TZID and VALUE — and everything it can
-/// produce, widened by two days for any zone, ends before the window or starts after
-/// it. A recurring event counts only when every RRULE has an end that is cheap to
+/// produce, widened by a day either way for a time not in UTC (or, for a TZID naming
+/// a system zone, by that zone's own offsets: `ICalPreFilter+Zones`), ends before the
+/// window or starts after it. A recurring event counts only when every RRULE has an end that is cheap to
 /// bound (UNTIL; or COUNT on a rule that yields one instance per period) or when it
 /// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. An event
 /// holding what `ICalReader`'s own text scan for VTIMEZONE offsets would read — a
@@ -38,7 +39,7 @@ public struct ICalPreFilter {
 
     /// Every window an event is kept for; dropped only when it can reach none of them,
     /// so the contract holds for each (`merge` reads for many).
-    private var windows: [TimeWindow]
+    var windows: [TimeWindow]
     var out: [UInt8] = []
     /// The start of a line that the previous chunk cut.
     var carry: [UInt8] = []
@@ -47,7 +48,7 @@ public struct ICalPreFilter {
     /// Where the VEVENT being read starts in the current piece: its bytes are copied
     /// only if it is kept (most are not) or the piece ends inside it.
     var blockStart: UnsafePointer<UInt8>?
-    private var lineEnd: UnsafePointer<UInt8>?
+    var lineEnd: UnsafePointer<UInt8>?
     private var inPiece = false
     var stack: [UInt64] = []
     /// The VEVENT being read, when `blockOpen`: stored unwrapped, as the tag of a
@@ -91,6 +92,9 @@ public struct ICalPreFilter {
     /// empty and the error message is computed from the text itself: judge nothing.
     var completedTopLevel = false
 
+    /// The file's top-level VTIMEZONEs as read so far, and the zones that bounded events.
+    var zones = ZoneScan()
+
     /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
     /// this scan finds them (one scan of the bytes for both).
     var shape: ICalReader.InputShape?
@@ -111,7 +115,7 @@ public struct ICalPreFilter {
     }
 
     /// Whether the block can reach one of the windows; nil when it cannot be judged.
-    private func reachesAny(_ b: Block) -> Bool? {
+    func reachesAny(_ b: Block) -> Bool? {
         for w in windows {
             guard let r = b.reaches(w) else { return nil }
             if r { return true }
@@ -188,6 +192,11 @@ public struct ICalPreFilter {
         }
         out += pending
         pending = []
+        // A VTIMEZONE the file never closed: not read.
+        if stack.count >= 2 && stack[0] == Self.vcalendar && stack[1] == Self.vtimezone {
+            zones.readable = false
+            zones.end(giveUp: &giveUp)
+        }
         if giveUp || !completedTopLevel { return nil }
         var merged: [UInt8] = []
         merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
@@ -240,6 +249,7 @@ public struct ICalPreFilter {
         let first = full > 0 ? p[0] : 0
         // Whether a VEVENT is open (`current` is it). Only a BEGIN or END line changes it.
         let open = blockOpen
+        if !open, stack.count >= 2, stack[1] == Self.vtimezone, stack[0] == Self.vcalendar { zones.see(p, contentEnd, depth: stack.count) }
         // `ICalReader` also reads the text itself for VTIMEZONE offsets, and ends lines at
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
         // what it reads is the same in the filtered text. (Asked only while the event may
@@ -285,6 +295,7 @@ public struct ICalPreFilter {
                 current.inner.append(name)
                 if name == Self.vtimezone { current.simple = false }
             }
+            if !open && name == Self.vtimezone && stack.count == 1 && stack[0] == Self.vcalendar { zones.begin() }
             stack.append(name)
             emit(bytes, open: blockOpen)
         } else if let marker, let name = marker.name {
@@ -306,6 +317,7 @@ public struct ICalPreFilter {
                 }
             }
             if stack.last == name {
+                if !open && name == Self.vtimezone && stack.count == 2 && stack[0] == Self.vcalendar { zones.end(giveUp: &giveUp) }
                 stack.removeLast()
                 if stack.isEmpty { completedTopLevel = true }
             } else {
@@ -347,52 +359,5 @@ public struct ICalPreFilter {
         } else if blockStart == nil {
             pending.append(contentsOf: bytes)
         }
-    }
-
-    /// The whole VEVENT just read, ending with the current line.
-    private mutating func takeBlock() -> [UInt8] {
-        var bytes = pending
-        if let start = blockStart, let end = lineEnd {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: end)))
-        }
-        pending.removeAll(keepingCapacity: true)
-        blockStart = nil
-        return bytes
-    }
-
-    /// A complete VEVENT: dropped when it cannot reach the window, else kept.
-    private mutating func close(_ b: Block) {
-        let uid = b.uidLines == 1 ? b.uid : nil
-        if let rid = b.recurrenceID {
-            // An override: its own span must miss; its master's instance at RID is
-            // judged at the end, when all masters of the UID have been seen.
-            // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
-            // names a date (Exchange), whose instance is in `--tz`.
-            if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
-               let revision = revision(of: b), let revision {
-                heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
-            } else {
-                out += takeBlock()
-            }
-            return
-        }
-        if let uid { masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = reachesAny(b), !reaches, revisionPlain(b) {
-            if b.uidLines == 1, keepsRevisions {
-                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
-                                              lastModified: b.revision.lastModified)
-            }
-            pending.removeAll(keepingCapacity: true)
-            blockStart = nil
-        } else {
-            out += takeBlock()
-        }
-    }
-
-    /// A badly nested block: keep its bytes; the file is not judged at all.
-    private mutating func abandon() {
-        giveUp = true
-        out += takeBlock()
-        block = nil
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The end of a top-level VEVENT: kept, held (an override, decided at `finish`) or dropped.
+extension ICalPreFilter {
+    /// The whole VEVENT just read, ending with the current line.
+    mutating func takeBlock() -> [UInt8] {
+        var bytes = pending
+        if let start = blockStart, let end = lineEnd {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: end)))
+        }
+        pending.removeAll(keepingCapacity: true)
+        blockStart = nil
+        return bytes
+    }
+
+    /// A complete VEVENT: dropped when it cannot reach the window, else kept.
+    mutating func close(_ b: Block) {
+        let uid = b.uidLines == 1 ? b.uid : nil
+        if let rid = b.recurrenceID {
+            // An override: its own span must miss; its master's instance at RID is
+            // judged at the end, when all masters of the UID have been seen.
+            // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
+            // names a date (Exchange), whose instance is in `--tz`.
+            if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
+               let revision = revision(of: b), let revision {
+                heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
+            } else {
+                out += takeBlock()
+            }
+            return
+        }
+        if let uid { masters.append((uid, b.lengthBound)) }
+        if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), revisionPlain(b) {
+            if b.uidLines == 1, keepsRevisions {
+                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                              lastModified: b.revision.lastModified)
+            }
+            pending.removeAll(keepingCapacity: true)
+            blockStart = nil
+        } else {
+            out += takeBlock()
+        }
+    }
+
+    /// A badly nested block: keep its bytes; the file is not judged at all.
+    mutating func abandon() {
+        giveUp = true
+        out += takeBlock()
+        block = nil
+    }
+}
