@@ -44,7 +44,7 @@ extension ICalPreFilter {
             guard nameEnd < contentEnd, p[nameEnd] == 0x3A else { readable = false; return }
             let value = UnsafeBufferPointer(start: p + nameEnd + 1, count: contentEnd - nameEnd - 1)
             if nameEnd == 4 && ICalPreFilter.has(p, 0, 4, "TZID") {
-                guard depth == 2, value.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x5C && $0 != 0x5E && $0 != 0x22 }) else {
+                guard depth == 2, value.allSatisfy(Self.plain) else {
                     readable = false
                     return
                 }
@@ -56,6 +56,12 @@ extension ICalPreFilter {
             } else if !(nameEnd == 6 && ICalPreFilter.has(p, 0, 6, "TZNAME")) && !(nameEnd == 5 && ICalPreFilter.has(p, 0, 5, "TZURL")) {
                 readable = false
             }
+        }
+
+        /// A byte of a TZID that libical reads as it is: printable ASCII, no space, no
+        /// backslash (a TEXT escape), caret (RFC 6868) or quote.
+        static func plain(_ c: UInt8) -> Bool {
+            c > 0x20 && c < 0x7F && c != 0x5C && c != 0x5E && c != 0x22
         }
 
         /// `+HHMM` or `+HHMMSS` (or `-`), as seconds; nil for any other form.
@@ -82,7 +88,7 @@ extension ICalPreFilter {
 
         /// The offsets that bound a time with this TZID; nil: the margin.
         func offsets(_ tzid: String) -> ClosedRange<Int>? {
-            guard !doubtful, !loose.contains(tzid) else { return nil }
+            guard !doubtful, !loose.contains(tzid), tzid.utf8.allSatisfy(Self.plain) else { return nil }
             return ZoneOffsetRange.of(tzid)
         }
     }
