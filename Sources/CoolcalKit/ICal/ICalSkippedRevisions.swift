@@ -186,7 +186,9 @@ private struct Part: Sendable {
     // MARK: For the pre-filter: the UID of the event being read is staged, then committed
 
     mutating func unstage() {
-        arena.removeSubrange(committed...)
+        // Only when something is staged: the call alone would copy an arena shared with
+        // the part it was taken from (a split scan's join).
+        if arena.count > committed { arena.removeSubrange(committed...) }
     }
 
     mutating func stage(_ p: UnsafePointer<UInt8>?, _ n: Int) {

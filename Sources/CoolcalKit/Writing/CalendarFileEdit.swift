@@ -17,6 +17,7 @@ final class CalendarFileEdit {
     private let original: Data
     /// The calendar as read: its zones, and the events that may reach `window`.
     private(set) var calendar: ICalCalendar
+    static let searchBeside = 1 << 20
     /// The text the last change left, when `edited` is not a splice of it yet.
     private var current: CalendarText
     private var changedUIDs: [String] = []
@@ -33,9 +34,10 @@ final class CalendarFileEdit {
     /// read-back of an edit that changed nothing before it scans from there.
     let checkpoint: ScanCheckpoint?
 
-    /// Reads `file` (resolved, locked by the caller) for editing. The stored copies of
-    /// `expecting` (the events `merge` may add) are looked for meanwhile, on another
-    /// thread: a pass over the whole text, about as long as the read's libical parse.
+    /// Reads `file` (resolved, locked by the caller) for editing. In a file of
+    /// `searchBeside` bytes or more, the stored copies of `expecting` (the events the
+    /// changes to come are about) and a bare CR are looked for meanwhile, on another
+    /// thread: passes over the whole text, about as long as the read's libical parse.
     init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
         self.file = file
         self.windows = windows
@@ -47,7 +49,10 @@ final class CalendarFileEdit {
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         original = try input?.readAll(limit: 1 << 40) ?? Data()
-        let search = expecting.count > 1 ? BackgroundTask { [original] in CalendarText.candidateBlocks(in: original, for: expecting) } : nil
+        // A large file's passes that need no scan are made on another thread meanwhile.
+        let beside = original.count >= Self.searchBeside ? BackgroundTask { [original] in
+            (bareCR: Self.hasBareCR(original), found: CalendarText.candidateBlocks(in: original, for: expecting))
+        } : nil
         var checkpoint: ScanCheckpoint?
         calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics,
                                        checkpoint: { checkpoint = $0 })
@@ -55,12 +60,16 @@ final class CalendarFileEdit {
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)
-        if Self.hasBareCR(original) {
+        let passes = beside?.wait()
+        if passes?.bareCR ?? Self.hasBareCR(original) {
             throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
         }
         current = CalendarText(bytes: original)
-        if let found = search?.wait() { current.remember(found, for: expecting) }
+        if let found = passes?.found { current.remember(found, for: expecting) }
     }
+
+    /// What the search beside the read found for `identity` (nil: it did not run).
+    func foundBeside(_ identity: CalendarText.Identity) -> [Range<Int>]? { current.remembered(identity) }
 
     /// The text as the changes so far left it: the splice put in one buffer when
     /// there is one (a second change to the same file sees the first).

@@ -117,8 +117,11 @@ struct CalendarText {
     /// `prefetch`'s pass as a function of the bytes alone, to run on another thread while
     /// the file is parsed (`CalendarFileEdit`); `remember` hands its answer to the text.
     static func candidateBlocks(in bytes: Data, for identities: [Identity]) -> [[Range<Int>]] {
-        CalendarText(bytes: bytes).candidateBlocks(for: identities)
+        identities.isEmpty ? [] : CalendarText(bytes: bytes).candidateBlocks(for: identities)
     }
+
+    /// What `prefetch` or `remember` holds for `identity`.
+    func remembered(_ identity: Identity) -> [Range<Int>]? { memo.candidates[identity] }
 
     /// Takes what `candidateBlocks(in:for:)` found in these same bytes.
     func remember(_ found: [[Range<Int>]], for identities: [Identity]) {

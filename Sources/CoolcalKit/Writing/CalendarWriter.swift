@@ -87,7 +87,8 @@ public struct CalendarWriter {
     private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow, removeWhenEmpty: Bool = false,
                       check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
-            let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics)
+            let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics,
+                                            expecting: changes.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
             edit.removeWhenEmpty = removeWhenEmpty
             try check(edit.calendar)
             edit.releaseRevisions()
