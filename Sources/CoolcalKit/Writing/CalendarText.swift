@@ -134,7 +134,9 @@ struct CalendarText {
         var walker = BlockWalker()
         var hits = Set<Int>()
         func see(_ line: UnsafeBufferPointer<UInt8>) {
-            for (n, needles) in wanted.enumerated() where needles.match(line) { hits.insert(n) }
+            // The line's name once, then each identity's bytes (merge asks for ten at once).
+            guard let name = Needles.name(line) else { return }
+            for (n, needles) in wanted.enumerated() where needles.match(line, name) { hits.insert(n) }
         }
         // The logical line being gathered when it is a UID or marker line cut by folds.
         var pending: [UInt8]?
@@ -177,21 +179,21 @@ struct CalendarText {
         let uid: [UInt8]
         let marker: [UInt8]?
 
-        /// The content line is a UID line containing `uid` or a marker line containing `marker`.
-        func match(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-            switch Self.name(line) {
+        /// The content line, named `name`, is a UID line containing `uid` or a marker line
+        /// containing `marker`.
+        func match(_ line: UnsafeBufferPointer<UInt8>, _ name: Name) -> Bool {
+            switch name {
             case .uid: return Self.contains(line, uid)
             case .marker: return marker.map { Self.contains(line, $0) } ?? false
-            case nil: return false
             }
         }
 
-        private enum Name { case uid, marker }
+        enum Name { case uid, marker }
 
         /// The line's property name when it is UID or X-COOLCAL-INVITE-ID: `UID:`/`UID;`
         /// told from the bytes in place (a UID line per event), anything else by
         /// `ContentLines.propertyName`.
-        private static func name(_ line: UnsafeBufferPointer<UInt8>) -> Name? {
+        static func name(_ line: UnsafeBufferPointer<UInt8>) -> Name? {
             if line.count > 3, ContentLines.upper(line[0]) == 0x55, ContentLines.upper(line[1]) == 0x49,
                ContentLines.upper(line[2]) == 0x44, line[3] == 0x3A || line[3] == 0x3B {
                 return .uid
