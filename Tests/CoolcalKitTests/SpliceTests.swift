@@ -69,8 +69,9 @@ import Testing
     }
 
     /// What the block-level lookup finds for a UID or marker is what libical's parse of
-    /// the whole calendar holds for it: the same events, in file order; `prefetch`
-    /// answers the same as one lookup at a time.
+    /// the whole calendar holds for it: the same events, in file order; the search for
+    /// many at once (`candidateBlocks(in:for:)`, then `remember`) answers the same as one
+    /// lookup at a time.
     @Test func blockLookupFindsWhatAFullParseHolds() throws {
         var rng = Seeded(state: 15)
         for round in 0..<300 {
@@ -79,7 +80,7 @@ import Testing
             let identities = (0..<5).map { CalendarText.Identity(uid: "u\($0)@x", marker: $0 < 3 ? "m\($0)" : nil) }
             let fresh = CalendarText(bytes: Array(source.utf8))
             let fetched = CalendarText(bytes: Array(source.utf8))
-            fetched.prefetch(identities)
+            fetched.remember(CalendarText.candidateBlocks(in: Data(source.utf8), for: identities), for: identities)
             for identity in identities {
                 let expected = whole.events.filter { $0.uid == identity.uid || (identity.marker != nil && $0.inviteID == identity.marker) }
                 let found = fresh.blocks(uid: identity.uid, marker: identity.marker).map(\.event)

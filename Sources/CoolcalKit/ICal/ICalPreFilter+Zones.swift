@@ -51,7 +51,7 @@ extension ICalPreFilter {
                 tzid = String(decoding: value, as: UTF8.self)
                 tzidLines += 1
             } else if (nameEnd == 12 && ICalPreFilter.has(p, 0, 12, "TZOFFSETFROM")) || (nameEnd == 10 && ICalPreFilter.has(p, 0, 10, "TZOFFSETTO")) {
-                guard let offset = Self.offset(value) else { readable = false; return }
+                guard let offset = ICalReader.utcOffset(value) else { readable = false; return }
                 (low, high) = (min(low, offset), max(high, offset))
             } else if !(nameEnd == 6 && ICalPreFilter.has(p, 0, 6, "TZNAME")) && !(nameEnd == 5 && ICalPreFilter.has(p, 0, 5, "TZURL")) {
                 readable = false
@@ -62,15 +62,6 @@ extension ICalPreFilter {
         /// backslash (a TEXT escape), caret (RFC 6868) or quote.
         static func plain(_ c: UInt8) -> Bool {
             c > 0x20 && c < 0x7F && c != 0x5C && c != 0x5E && c != 0x22
-        }
-
-        /// `+HHMM` or `+HHMMSS` (or `-`), as seconds; nil for any other form.
-        static func offset(_ v: UnsafeBufferPointer<UInt8>) -> Int? {
-            guard v.count == 5 || v.count == 7, v[0] == 0x2B || v[0] == 0x2D,
-                  v.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-            func two(_ i: Int) -> Int { Int(v[i] - 0x30) * 10 + Int(v[i + 1] - 0x30) }
-            let seconds = two(1) * 3600 + two(3) * 60 + (v.count == 7 ? two(5) : 0)
-            return v[0] == 0x2D ? -seconds : seconds
         }
 
         /// The end of a top-level VTIMEZONE; `giveUp` when it contradicts a bound used.

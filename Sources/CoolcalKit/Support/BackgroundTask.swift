@@ -1,7 +1,8 @@
 import Foundation
 
-/// One piece of work run on a thread of its own while the caller goes on (`merge`'s
-/// search for stored copies while the calendar is parsed); `wait` gives its result.
+/// One piece of work run on a thread of its own while the caller goes on (a large
+/// calendar's search for stored copies and bare CRs while it is scanned and parsed:
+/// `CalendarFileEdit`); `wait` gives its result.
 /// Left unwaited it still runs to its end: it must only read what it was handed.
 final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
     /// Written by the thread before `done` is signalled, read only after waiting for it.

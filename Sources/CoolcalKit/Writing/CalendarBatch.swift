@@ -27,7 +27,7 @@ final class CalendarBatch {
         self.lock = lock
         do {
             edit = try CalendarFileEdit(file: real, windows: self.windows, diagnostics: writer.diagnostics,
-                                        expecting: expecting.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
+                                        expecting: expecting.map(\.identity))
         } catch {
             lock.unlock()
             self.lock = nil

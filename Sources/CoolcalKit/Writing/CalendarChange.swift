@@ -38,6 +38,9 @@ protocol CalendarChange {
 extension CalendarChange {
     var marker: String? { nil }
 
+    /// The event as its stored copy is looked for in a file (`CalendarText.blocks`).
+    var identity: CalendarText.Identity { CalendarText.Identity(uid: uid, marker: marker) }
+
     /// The edited file in one buffer (nil data when nothing is to be written): for
     /// callers that need the bytes whole (CalDAV, `--dry-run`, merge's second change).
     func apply(to text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Data?, WriteOutcome) {

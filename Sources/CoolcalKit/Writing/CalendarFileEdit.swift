@@ -17,6 +17,7 @@ final class CalendarFileEdit {
     private let original: Data
     /// The calendar as read: its zones, and the events that may reach `window`.
     private(set) var calendar: ICalCalendar
+    /// From this size on, the passes that need no scan run beside the read (`init`).
     static let searchBeside = 1 << 20
     /// The text the last change left, when `edited` is not a splice of it yet.
     private var current: CalendarText

@@ -99,28 +99,22 @@ struct CalendarText {
     /// The top-level VEVENT blocks with a `UID` line that contains `uid`, or an
     /// `X-COOLCAL-INVITE-ID` line that contains `marker` (folds undone): the only blocks
     /// that can be the event of that UID or marker (libical then decides). Answered from
-    /// `prefetch` when it was asked for.
+    /// what `remember` took when it was searched for beforehand.
     func candidateBlocks(uid: String, marker: String?) -> [Range<Int>] {
         let key = Identity(uid: uid, marker: marker)
         if let known = memo.candidates[key] { return known }
         return candidateBlocks(for: [key])[0]
     }
 
-    /// Finds the candidate blocks of many identities in one pass (`merge` asks for every
-    /// invitation of its spool); later `candidateBlocks` calls for them are answered from it.
-    func prefetch(_ identities: [Identity]) {
-        let wanted = identities.filter { memo.candidates[$0] == nil }
-        guard wanted.count > 1 else { return }
-        remember(candidateBlocks(for: wanted), for: wanted)
-    }
-
-    /// `prefetch`'s pass as a function of the bytes alone, to run on another thread while
-    /// the file is parsed (`CalendarFileEdit`); `remember` hands its answer to the text.
+    /// The candidate blocks of many identities found in one pass (`merge` asks for every
+    /// invitation of its spool), as a function of the bytes alone: run on another thread
+    /// while the file is parsed (`CalendarFileEdit`), its answer handed to the text by
+    /// `remember`, from which later `candidateBlocks` calls for them are answered.
     static func candidateBlocks(in bytes: Data, for identities: [Identity]) -> [[Range<Int>]] {
         identities.isEmpty ? [] : CalendarText(bytes: bytes).candidateBlocks(for: identities)
     }
 
-    /// What `prefetch` or `remember` holds for `identity`.
+    /// What `remember` holds for `identity`.
     func remembered(_ identity: Identity) -> [Range<Int>]? { memo.candidates[identity] }
 
     /// Takes what `candidateBlocks(in:for:)` found in these same bytes.
@@ -169,7 +163,7 @@ struct CalendarText {
         return blocks.map { $0.sorted { $0.lowerBound < $1.lowerBound } }
     }
 
-    /// What `prefetch` found; shared by the copies of one text (its bytes never change).
+    /// What `remember` took; shared by the copies of one text (its bytes never change).
     private final class Memo {
         var candidates: [Identity: [Range<Int>]] = [:]
     }

@@ -88,7 +88,7 @@ public struct CalendarWriter {
                       check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
             let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics,
-                                            expecting: changes.map { CalendarText.Identity(uid: $0.uid, marker: $0.marker) })
+                                            expecting: changes.map(\.identity))
             edit.removeWhenEmpty = removeWhenEmpty
             try check(edit.calendar)
             edit.releaseRevisions()
