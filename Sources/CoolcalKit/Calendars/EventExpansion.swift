@@ -63,6 +63,22 @@ struct EventExpansion {
         return own + instances
     }
 
+    /// The span of the one instance `series` can have in any window, when it is a master
+    /// with no RRULE, RDATE, override or problem (`ExpansionPlan`); nil otherwise. It is
+    /// what `expand` finds — the same zone, start and length, so the same instance — and
+    /// a window that misses it gets nothing from `occurrences`: no instance, and no
+    /// warning (the zone and length warnings, kept aside here, are only given with one).
+    static func loneSpan(of series: ExpansionPlan.Series, zones: ZoneBook, calendar: LoadedCalendar,
+                         context: ExpansionContext) -> (start: Int64, end: Int64)? {
+        guard let master = series.master, series.overrides.isEmpty, !master.isRecurring, master.problems.isEmpty,
+              let dtstart = master.start, dtstart.fields.isValid else { return nil }
+        let clock = context.clock(for: master, zones: zones, calendar: calendar, zoneDiagnostics: Diagnostics())
+        let zone = clock.zone(of: dtstart)
+        let start = zone.utcSeconds(of: dtstart.fields)
+        let end = InstanceLength.of(master, start: dtstart, clock: clock).end(startFields: dtstart.fields, start: start, zone: zone)
+        return (start, max(end, start))
+    }
+
     private func clock(for event: ICalEvent) -> EventClock {
         let warnings = event.recurrenceID == nil ? masterZoneWarnings : overrideZoneWarnings
         return context.clock(for: event, zones: zones, calendar: calendar, zoneDiagnostics: warnings)

@@ -11,12 +11,33 @@ public struct OccurrenceExpander {
 
     /// Every occurrence overlapping `window`, sorted by start, then uid.
     public func occurrences(in window: TimeWindow, calendars: [LoadedCalendar]) -> [Occurrence] {
+        occurrences(in: window, plan: ExpansionPlan(calendars, context: context, forManyWindows: false))
+    }
+
+    /// Calendars made ready for `occurrences(in:prepared:)` in many windows: what
+    /// each window gives is what `occurrences(in:calendars:)` gives, with less work.
+    public func prepare(_ calendars: [LoadedCalendar]) -> PreparedCalendars {
+        PreparedCalendars(plan: ExpansionPlan(calendars, context: context, forManyWindows: true))
+    }
+
+    public func occurrences(in window: TimeWindow, prepared: PreparedCalendars) -> [Occurrence] {
+        occurrences(in: window, plan: prepared.plan)
+    }
+
+    private func occurrences(in window: TimeWindow, plan: ExpansionPlan) -> [Occurrence] {
         var result: [Occurrence] = []
         let budget = ExpansionBudget(context.options)
-        for calendar in calendars {
+        for calendar in plan.calendars {
             var found: [Occurrence] = []
-            for file in calendar.resolvingRevisions().files {
-                found += occurrences(in: window, file: file, calendar: calendar, budget: budget)
+            for file in calendar.files {
+                for warning in file.calendar.warnings { context.diagnostics.warn(warning) }
+                for series in file.series {
+                    if let lone = series.lone, !window.overlaps(start: lone.start, end: lone.end) { continue }
+                    found += EventExpansion(
+                        master: series.master, overrides: series.overrides, zones: file.calendar.zones,
+                        calendar: calendar.loaded, context: context, budget: budget, emitOverrides: series.emitOverrides
+                    ).occurrences(in: window)
+                }
             }
             result += Revisions.withoutCopies(found)
         }
@@ -54,42 +75,11 @@ public struct OccurrenceExpander {
         if a.endInstant != b.endInstant { return a.endInstant < b.endInstant }
         return a.calendar < b.calendar
     }
+}
 
-    private func occurrences(in window: TimeWindow, file: ICalCalendar, calendar: LoadedCalendar,
-                             budget: ExpansionBudget) -> [Occurrence] {
-        for warning in file.warnings { context.diagnostics.warn(warning) }
-        var overridesByUID: [String: [ICalEvent]] = [:]
-        var withoutUID: [ICalEvent] = []
-        for event in file.events where event.recurrenceID != nil {
-            if let uid = event.uid { overridesByUID[uid, default: []].append(event) } else { withoutUID.append(event) }
-        }
-        var result: [Occurrence] = []
-        var mastered: Set<String> = []
-        for event in file.events where event.recurrenceID == nil {
-            let overrides = event.uid.flatMap { overridesByUID[$0] } ?? []
-            // Several masters with one UID (it happens) share its overrides, whose own
-            // occurrences are given once, with the first.
-            let first = event.uid.map { mastered.insert($0).inserted } ?? true
-            result += EventExpansion(
-                master: event, overrides: overrides, zones: file.zones, calendar: calendar,
-                context: context, budget: budget, emitOverrides: first
-            ).occurrences(in: window)
-        }
-        // Overrides without a master in this file stand on their own (in UID order, so
-        // that warnings come out the same way every time).
-        for (uid, overrides) in overridesByUID.sorted(by: { $0.key < $1.key }) where !mastered.contains(uid) {
-            for event in overrides {
-                result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
-                                         context: context, budget: budget, emitOverrides: true).occurrences(in: window)
-            }
-        }
-        // An override without a UID belongs to no series: it stands on its own too.
-        for event in withoutUID {
-            result += EventExpansion(master: nil, overrides: [event], zones: file.zones, calendar: calendar,
-                                     context: context, budget: budget, emitOverrides: true).occurrences(in: window)
-        }
-        return result
-    }
+/// Calendars prepared once for expanding in many windows (`OccurrenceExpander.prepare`).
+public struct PreparedCalendars {
+    let plan: ExpansionPlan
 }
 
 /// What expanding any one event needs from the run: the options, where warnings go,

@@ -22,7 +22,22 @@ public struct CalendarReader {
 
     /// The occurrences in `window` of calendars already read.
     public func expand(_ calendars: [LoadedCalendar], in window: TimeWindow) -> [Occurrence] {
-        let occurrences = OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, calendars: calendars)
+        noted(OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, calendars: calendars),
+              window)
+    }
+
+    /// Calendars already read, made ready to expand in many windows (`merge`).
+    public func prepare(_ calendars: [LoadedCalendar]) -> PreparedCalendars {
+        OccurrenceExpander(options: options, diagnostics: diagnostics).prepare(calendars)
+    }
+
+    /// The occurrences in `window` of prepared calendars: what `expand` gives.
+    public func expand(_ prepared: PreparedCalendars, in window: TimeWindow) -> [Occurrence] {
+        noted(OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, prepared: prepared),
+              window)
+    }
+
+    private func noted(_ occurrences: [Occurrence], _ window: TimeWindow) -> [Occurrence] {
         diagnostics.note("\(occurrences.count) occurrence\(occurrences.count == 1 ? "" : "s") in \(window.jsonString)")
         return occurrences
     }

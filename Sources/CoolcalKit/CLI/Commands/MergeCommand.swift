@@ -90,12 +90,13 @@ struct MergeCommand: CommandUnit, Equatable {
         let expected = invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) }
         let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
         let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
-        // Revisions worked out once for all the windows below.
-        let calendars = ((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
-            .map { $0.resolvingRevisions() }
+        // Revisions worked out, and events that do not recur placed, once for all the
+        // windows below (ExpansionPlan).
+        let calendars = check.reader.prepare((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
         // Each invitation's window is expanded on its own, from what was read once for
         // all of them: a simple rule jumps to the window (CivilRecurrence), libical's
-        // iterator starts there unless the rule counts, so ten windows cost about ten
+        // iterator starts there unless the rule counts, an event that does not recur is
+        // expanded only in the windows it reaches, so ten windows cost about ten
         // windows, not the months between them.
         let store = policy == .report ? nil : try answers.open()
         let inbox = try store ?? answers.open()

@@ -1,0 +1,71 @@
+/// Calendars made ready to expand in one window or in many (`merge` asks for one per
+/// invitation): each file's events grouped into series once — a master with its
+/// RECURRENCE-ID overrides, overrides without a master, overrides without a UID — in
+/// the order `OccurrenceExpander` gives their occurrences.
+///
+/// Made `forManyWindows`, a series that is one master with no recurrence, no overrides
+/// and no problem also carries the span of its one instance, found once: a window that
+/// misses it skips the series. Skipping gives what expanding would (nothing: that
+/// instance is the only one it could have, and its warnings are given only with an
+/// occurrence), at the cost of a comparison, not of resolving its zone again.
+struct ExpansionPlan {
+    struct Series {
+        let master: ICalEvent?
+        let overrides: [ICalEvent]
+        let emitOverrides: Bool
+        /// The one instance's start and end (UTC seconds, end ≥ start); nil: expand it in every window.
+        var lone: (start: Int64, end: Int64)?
+    }
+
+    struct File {
+        let calendar: ICalCalendar
+        let series: [Series]
+    }
+
+    struct Calendar {
+        let loaded: LoadedCalendar
+        let files: [File]
+    }
+
+    let calendars: [Calendar]
+
+    init(_ calendars: [LoadedCalendar], context: ExpansionContext, forManyWindows: Bool) {
+        self.calendars = calendars.map { loaded in
+            let resolved = loaded.resolvingRevisions()
+            return Calendar(loaded: resolved, files: resolved.files.map { file in
+                var series = Self.series(of: file)
+                if forManyWindows {
+                    for i in series.indices {
+                        series[i].lone = EventExpansion.loneSpan(of: series[i], zones: file.zones, calendar: resolved,
+                                                                 context: context)
+                    }
+                }
+                return File(calendar: file, series: series)
+            })
+        }
+    }
+
+    /// The file's series: each master with the overrides of its UID (several masters
+    /// of one UID share them; their own occurrences come with the first), then the
+    /// overrides whose master is not in the file, in UID order (so that warnings come
+    /// out the same every time), then the overrides without a UID, each on its own.
+    private static func series(of file: ICalCalendar) -> [Series] {
+        var overridesByUID: [String: [ICalEvent]] = [:]
+        var withoutUID: [ICalEvent] = []
+        for event in file.events where event.recurrenceID != nil {
+            if let uid = event.uid { overridesByUID[uid, default: []].append(event) } else { withoutUID.append(event) }
+        }
+        var result: [Series] = []
+        var mastered: Set<String> = []
+        for event in file.events where event.recurrenceID == nil {
+            let overrides = event.uid.flatMap { overridesByUID[$0] } ?? []
+            let first = event.uid.map { mastered.insert($0).inserted } ?? true
+            result.append(Series(master: event, overrides: overrides, emitOverrides: first))
+        }
+        for (uid, overrides) in overridesByUID.sorted(by: { $0.key < $1.key }) where !mastered.contains(uid) {
+            result += overrides.map { Series(master: nil, overrides: [$0], emitOverrides: true) }
+        }
+        result += withoutUID.map { Series(master: nil, overrides: [$0], emitOverrides: true) }
+        return result
+    }
+}
