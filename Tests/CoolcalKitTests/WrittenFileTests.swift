@@ -6,6 +6,8 @@ import Testing
 /// read as a calendar, or nothing is replaced.
 @Suite struct WrittenFileTests {
     static let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\n"
+        + "BEGIN:VTIMEZONE\r\nTZID:Custom\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0500\r\n"
+        + "TZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
         + "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T100000Z\r\nSUMMARY:A\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     static let block = Array("BEGIN:VEVENT\r\nUID:new\r\nDTSTART:20240102T100000Z\r\nSUMMARY:New\r\nEND:VEVENT\r\n".utf8)
 
@@ -29,8 +31,15 @@ import Testing
     @Test func theEditAsWrittenReads() throws {
         let (edit, splice, temp) = try Self.setUp(Self.block)
         try splice.data.write(to: URL(fileURLWithPath: temp))
-        // The window (2024-01-01 to 2024-01-04) holds both events, as libical reads them from the temp file.
-        #expect(try WrittenFile.read(temp, as: splice, for: edit).events.compactMap(\.uid).sorted() == ["a", "new"])
+        // The window (2024-01-01 to 2024-01-04) holds both events; the edit only added
+        // before END:VCALENDAR, so what libical parses of the temp file is what it added,
+        // in the file's zones (the event read is not parsed again).
+        let written = try WrittenFile.read(temp, as: splice, for: edit)
+        #expect(written.events.compactMap(\.uid) == ["new"])
+        #expect(written.zones.zone(for: "Custom") != nil)
+        // An edit before the checkpoint (an empty cut at the start): the whole file.
+        let whole = try #require(Splice(base: splice.base, cuts: [(0..<0, [])] + splice.cuts))
+        #expect(try WrittenFile.read(temp, as: whole, for: edit).events.compactMap(\.uid).sorted() == ["a", "new"])
     }
 
     @Test func aByteOtherThanTheEditIsRefused() throws {

@@ -13,6 +13,33 @@ extension ICalPreFilter {
         return bytes
     }
 
+    /// Keeps the VEVENT just read, noting where it lies in `out` (`withoutKeptEvents`).
+    mutating func keepBlock() {
+        let bytes = takeBlock()
+        keptEvents.append(out.count ..< out.count + bytes.count)
+        out += bytes
+    }
+
+    /// This scan with the VEVENTs it has kept, and the overrides it holds, taken out of
+    /// `out`: the file's header, zones and other components stay, and what it is fed
+    /// from here is kept as before. For a read-back that parses what an edit added, in
+    /// the file's zones, not again what was read (`ScanCheckpoint`).
+    func withoutKeptEvents() -> ICalPreFilter {
+        var copy = self
+        var rest: [UInt8] = []
+        rest.reserveCapacity(out.count - keptEvents.reduce(0) { $0 + $1.count })
+        var at = 0
+        for range in keptEvents {
+            rest += out[at..<range.lowerBound]
+            at = range.upperBound
+        }
+        rest += out[at...]
+        copy.out = rest
+        copy.keptEvents = []
+        copy.heldOverrides = []
+        return copy
+    }
+
     /// A complete VEVENT: dropped when it cannot reach the window, else kept.
     mutating func close(_ b: Block) {
         let uid = b.uidLines == 1 ? b.uid : nil
@@ -25,7 +52,7 @@ extension ICalPreFilter {
                let revision = revision(of: b), let revision {
                 heldOverrides.append((out.count, takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
             } else {
-                out += takeBlock()
+                keepBlock()
             }
             return
         }
@@ -38,14 +65,14 @@ extension ICalPreFilter {
             pending.removeAll(keepingCapacity: true)
             blockStart = nil
         } else {
-            out += takeBlock()
+            keepBlock()
         }
     }
 
     /// A badly nested block: keep its bytes; the file is not judged at all.
     mutating func abandon() {
         giveUp = true
-        out += takeBlock()
+        keepBlock()
         block = nil
     }
 }

@@ -264,11 +264,12 @@ extension ICalPreFilter {
         let shift = out.count
         joinZones(later)
         out += later.out
+        keptEvents += later.keptEvents.map { $0.lowerBound + shift ..< $0.upperBound + shift }
         heldOverrides += later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
         masters += later.masters
         skippedRevisions += later.skippedRevisions
         var merged = later
-        (merged.out, merged.heldOverrides, merged.masters, merged.skippedRevisions) = (out, heldOverrides, masters, skippedRevisions)
+        (merged.out, merged.keptEvents, merged.heldOverrides, merged.masters, merged.skippedRevisions) = (out, keptEvents, heldOverrides, masters, skippedRevisions)
         merged.zones = zones
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }

@@ -41,6 +41,8 @@ public struct ICalPreFilter {
     /// so the contract holds for each (`merge` reads for many).
     var windows: [TimeWindow]
     var out: [UInt8] = []
+    /// Where each VEVENT kept so far lies in `out` (until `finish` merges the held overrides in).
+    var keptEvents: [Range<Int>] = []
     /// The start of a line that the previous chunk cut.
     var carry: [UInt8] = []
     /// The bytes of the VEVENT being read that came in earlier pieces.

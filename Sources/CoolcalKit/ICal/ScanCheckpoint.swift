@@ -5,14 +5,18 @@ import Foundation
 /// line, where new events are inserted. The scan is a function of the bytes alone, fed
 /// in any pieces (`ICalPreFilter.feed`); so for a written file whose bytes before
 /// `offset` are the ones read — the read-back compares every byte with the edit first —
-/// feeding the bytes from `offset` on to a copy of `filter` ends in the state a scan of
-/// the whole written file ends in: same kept text, same verdict, same errors. A read-back
-/// then scans what was inserted and the lines after it, not the whole file
-/// (`WrittenFile`); an edit with a cut before `offset` is scanned whole.
+/// feeding the bytes from `offset` on to a copy of `filter` ends in the verdict and the
+/// errors a scan of the whole written file ends in. Its kept text is that scan's without
+/// the events kept before `offset` (held here `withoutKeptEvents`): the file's header,
+/// zones and other components, and what the edit added — which the read-back parses, in
+/// the file's zones, instead of parsing again what the read parsed. A read-back then
+/// scans and parses what was inserted, not the whole file (`WrittenFile`); an edit with
+/// a cut before `offset` is scanned whole.
 struct ScanCheckpoint {
     /// A line start: every byte before it was fed to `filter`.
     let offset: Int
-    /// Without the revisions of the events it dropped (a read-back does not want them).
+    /// Without the revisions of the events it dropped and without the events it kept
+    /// (a read-back wants neither).
     let filter: ICalPreFilter
 
     /// Where the last `END:VCALENDAR` line of `bytes` starts (`CalendarText.insertionPoint`'s

@@ -5,7 +5,8 @@ import Foundation
 /// edit it should hold and fed to the pre-filter's scan, so that the check covers
 /// the bytes on disk without holding them in memory a second time.
 enum WrittenFile {
-    /// The calendar in `temp` as the edit's windows see it; a `WriteError` (nothing is
+    /// The calendar in `temp` as the edit's windows see it — when the edit only added
+    /// after the checkpoint, only the events it added; a `WriteError` (nothing is
     /// replaced) when the file is not byte for byte `edited`, or would not parse.
     static func read(_ temp: String, as edited: Splice, for edit: CalendarFileEdit) throws -> ICalCalendar {
         let file = edit.file
@@ -13,13 +14,14 @@ enum WrittenFile {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ICalReader.readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
         // An edit that left the bytes before the checkpoint as they were read (every cut
-        // after it: new events before END:VCALENDAR) is scanned from there on; those
-        // bytes are still compared with the edit, one by one, below.
+        // after it: new events before END:VCALENDAR) is scanned from there on, and only
+        // what it added is parsed (with the file's header and zones); those bytes are
+        // still compared with the edit, one by one, below.
         let resume = edit.checkpoint.flatMap { c in edited.cuts.allSatisfy { $0.range.lowerBound >= c.offset } ? c : nil }
         var filter = resume?.filter ?? ICalPreFilter(windows: edit.windows, shape: ICalReader.InputShape())
         filter.keepsRevisions = false
         let from = resume?.offset ?? 0
-        if let resume { edit.diagnostics?.note("\(file): read back in full, scanned from byte \(resume.offset) (the bytes before it are the ones read)") }
+        if let resume { edit.diagnostics?.note("\(file): read back in full, scanned and parsed from byte \(resume.offset) (the bytes before it are the ones read)") }
         var at = 0
         do {
             let input = try InputFile.open(temp, accepting: .regularFiles)
