@@ -18,8 +18,24 @@ public protocol MergeSource: AnyObject {
     /// Records what was done with one item (`outcome`: accepted, declined, busy, free,
     /// cancelled, ignored, failed; `note` the JSON or reason kept for it).
     func finish(_ name: String, failed: Bool, outcome: String, note: String) throws
+    /// `finish` of several items, in order (a plain spool syncs its directories once).
+    func finish(_ items: [MergeFinished]) throws
     /// Releases the run lock.
     func unlock()
+}
+
+/// One item `merge` is done with, for `MergeSource.finish`.
+public struct MergeFinished {
+    public var name: String
+    public var failed: Bool
+    public var outcome: String
+    public var note: String
+}
+
+extension MergeSource {
+    public func finish(_ items: [MergeFinished]) throws {
+        for item in items { try finish(item.name, failed: item.failed, outcome: item.outcome, note: item.note) }
+    }
 }
 
 public enum MergeSources {
@@ -61,6 +77,10 @@ final class PlainSource: MergeSource {
 
     func finish(_ name: String, failed: Bool, outcome: String, note: String) throws {
         try spool.finish(name, failed: failed, note: note)
+    }
+
+    func finish(_ items: [MergeFinished]) throws {
+        try spool.finish(items.map { Spool.Finished(name: $0.name, failed: $0.failed, note: $0.note) })
     }
 
     func unlock() { lock.unlock() }

@@ -264,6 +264,14 @@ public final class StateStore {
         """,
     ]
 
+    /// Runs `body`'s writes to the state as one transaction: one commit, one sync, for
+    /// all the answers of a `merge` run. The state's methods called inside join it; on
+    /// a database that stays busy it is rolled back and run again, so `body` must only
+    /// touch the state.
+    public func together<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(.immediate, body)
+    }
+
     private func schemaVersion() throws -> Int {
         try Int(database.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0)
     }

@@ -68,9 +68,13 @@ public enum AtomicFile {
     /// mode and owner to keep (an owner that cannot be kept is 73); new files get 0644
     /// less the umask. `unchanged` is asked last, after the temporary file is fsynced,
     /// right before the rename: false removes the temporary file and throws `Changed`.
+    /// `syncingDirectory` false leaves the rename's durability to the caller, who syncs
+    /// the directory once for several files (`Spool.finish`).
     public static func write(_ data: Data, to path: String, keeping existing: FileStatus?,
-                             unchanged: () throws -> Bool = { true }) throws {
-        try write(to: path, keeping: existing, unchanged: unchanged) { emit in try data.withUnsafeBytes { try emit($0) } }
+                             unchanged: () throws -> Bool = { true }, syncingDirectory: Bool = true) throws {
+        try write(to: path, keeping: existing, unchanged: unchanged, syncingDirectory: syncingDirectory) { emit in
+            try data.withUnsafeBytes { try emit($0) }
+        }
     }
 
     /// `write(_:to:keeping:unchanged:)` of the bytes `contents` hands to `emit`, piece
@@ -78,7 +82,7 @@ public enum AtomicFile {
     /// given the temporary file's path once it is fsynced and closed, before
     /// `unchanged`: what it throws removes the temporary file and is thrown.
     static func write(to path: String, keeping existing: FileStatus?,
-                      readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool,
+                      readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool, syncingDirectory: Bool = true,
                       contents: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
@@ -139,7 +143,7 @@ public enum AtomicFile {
             throw WriteError.errno(error, path: path, doing: "cannot rename into place")
         }
         ok = true
-        syncDirectory(dir)
+        if syncingDirectory { syncDirectory(dir) }
     }
 
     /// Removes `path` (a vdir's event file whose only event was removed): `unchanged`

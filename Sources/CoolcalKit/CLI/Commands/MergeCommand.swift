@@ -104,21 +104,20 @@ struct MergeCommand: CommandUnit, Equatable {
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
         let notices = notify ? DesktopNotices() : nil
-        // What is said and recorded for each invitation, in order, once the calendar is
-        // written: `written` for the ones whose answer depends on that write.
-        var finishes: [(written: Bool, name: String, finish: (inout MergeResults) throws -> Void)] = []
+        // What is recorded and said of each invitation, in order, once the calendar is written.
+        var settlements: [Settlement] = []
         for (name, loaded) in zip(names, invites) {
             let file: InvitationFile
             do {
                 file = try loaded.get()
             } catch {
-                finishes.append((false, name, { results in
-                    if self.policy != .report {
-                        try spool.finish(name, failed: true, outcome: "failed", note: "\(error)\n")
-                    }
-                    results.add(context, "failed", name, nil, "\(error)")
-                    diagnostics.warn("\(error)")
-                }))
+                settlements.append(Settlement(
+                    written: false, name: name,
+                    finished: policy == .report ? nil : MergeFinished(name: name, failed: true, outcome: "failed", note: "\(error)\n"),
+                    report: { results in
+                        results.add(context, "failed", name, nil, "\(error)")
+                        diagnostics.warn("\(error)")
+                    }))
                 continue
             }
             let invite = file.invite
@@ -126,8 +125,8 @@ struct MergeCommand: CommandUnit, Equatable {
                 try inbox.recordInvitation(invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
             if invite.isCancellation {
-                if let finish = try cancel(file, name: name, spool: spool, target: target, batch: batch, context, status: &status) {
-                    finishes.append((batch != nil, name, finish))
+                if let settled = try cancel(file, name: name, target: target, batch: batch, context, status: &status) {
+                    settlements.append(settled)
                 }
                 continue
             }
@@ -173,7 +172,15 @@ struct MergeCommand: CommandUnit, Equatable {
                 outcome = policy == .declineBusy ? "declined" : "busy"
                 if outcome == "busy" { detail += "; not accepted" }
             }
-            finishes.append((outcome == "accepted" || outcome == "ignored", name, { [outcome, detail, wrote] results in
+            var settled = Settlement(written: outcome == "accepted" || outcome == "ignored", name: name, report: { [outcome, detail] results in
+                results.add(context, outcome, name, invite, detail)
+                notices?.add(invite, "\(outcome): \(detail)")
+            })
+            if policy != .report {
+                settled.finished = MergeFinished(name: name, failed: false, outcome: outcome,
+                                                 note: note(outcome, invite, report, settings))
+            }
+            settled.record = { [outcome, wrote] in
                 if let store, outcome == "accepted" || outcome == "declined" {
                     let recorded = try store.recordAnswer(outcome == "accepted" ? .accepted : .declined, for: invite, comment: nil,
                                                           at: settings.now, queueFor: server)
@@ -185,12 +192,8 @@ struct MergeCommand: CommandUnit, Equatable {
                         try answers.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store)
                     }
                 }
-                if self.policy != .report {
-                    try spool.finish(name, failed: false, outcome: outcome, note: self.note(outcome, invite, report, settings))
-                }
-                results.add(context, outcome, name, invite, detail)
-                notices?.add(invite, "\(outcome): \(detail)")
-            }))
+            }
+            settlements.append(settled)
         }
         var writeFailure: Error?
         do {
@@ -199,13 +202,18 @@ struct MergeCommand: CommandUnit, Equatable {
             writeFailure = error
             status = ExitStatus.of(error)
         }
-        for (written, name, finish) in finishes {
-            if written, let writeFailure {
-                diagnostics.warn("\(name): not answered, left pending: \(writeFailure)")
-                continue
-            }
-            try finish(&results)
+        let settled = settlements.filter { settlement in
+            guard settlement.written, let writeFailure else { return true }
+            diagnostics.warn("\(settlement.name): not answered, left pending: \(writeFailure)")
+            return false
         }
+        // The answers are recorded first, in one transaction (a local calendar: remembering
+        // a CalDAV one asks its server), then the invitations leave the spool: a crash in
+        // between leaves them pending, to be answered again, idempotently.
+        let record = { for settlement in settled { try settlement.record() } }
+        if let store, !target.isRemote { try store.together(record) } else { try record() }
+        try spool.finish(settled.compactMap(\.finished))
+        for settlement in settled { settlement.report(&results) }
         if let store { try answers.deliver(store, patience: patience) }
         notices?.post(context, style: settings.style)
         return status
@@ -232,8 +240,8 @@ struct MergeCommand: CommandUnit, Equatable {
 
     /// Applies an organizer's cancellation to the batch; what to say and record once the
     /// calendar is written, or nil (and `status` set) when it could not be applied.
-    private func cancel(_ file: InvitationFile, name: String, spool: MergeSource, target: CalendarLocation, batch: CalendarBatch?,
-                        _ context: RunContext, status: inout ExitStatus) throws -> ((inout MergeResults) throws -> Void)? {
+    private func cancel(_ file: InvitationFile, name: String, target: CalendarLocation, batch: CalendarBatch?,
+                        _ context: RunContext, status: inout ExitStatus) throws -> Settlement? {
         let settings = try context.settings
         let invite = file.invite
         let outcome: WriteOutcome
@@ -248,17 +256,29 @@ struct MergeCommand: CommandUnit, Equatable {
         } else {
             outcome = .unchanged
         }
-        return { results in
-            if batch != nil {
-                try spool.finish(name, failed: false, outcome: outcome.isStale ? "ignored" : "cancelled", note: JSONWriter.string(.object([
-                    ("outcome", .string(outcome.isStale ? "ignored" : "cancelled")),
-                    ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
-                    ("result", .string(outcome.describe(target.shown))),
-                ])))
-            }
-            let detail = batch == nil ? "a cancellation" : outcome.describe(target.shown)
-            results.add(context, outcome.isStale ? "ignored" : "cancelled", name, invite, detail)
-        }
+        let said = outcome.isStale ? "ignored" : "cancelled"
+        let detail = batch == nil ? "a cancellation" : outcome.describe(target.shown)
+        return Settlement(
+            written: batch != nil, name: name,
+            finished: batch == nil ? nil : MergeFinished(name: name, failed: false, outcome: said, note: JSONWriter.string(.object([
+                ("outcome", .string(said)),
+                ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
+                ("result", .string(outcome.describe(target.shown))),
+            ]))),
+            report: { results in results.add(context, said, name, invite, detail) })
+    }
+
+    /// What `merge` records and says of one invitation once the calendar is written.
+    private struct Settlement {
+        /// Whether it depends on that write (when the write failed, it stays pending).
+        var written: Bool
+        var name: String
+        /// Its part of the state (answer, outbox, written event), recorded with the others'.
+        var record: () throws -> Void = {}
+        /// What the spool keeps of it; nil: it stays (`--policy report`).
+        var finished: MergeFinished?
+        /// What it prints.
+        var report: (inout MergeResults) -> Void
     }
 
     /// What `done/NAME.outcome` holds: the answer and the conflicts it was based on.
