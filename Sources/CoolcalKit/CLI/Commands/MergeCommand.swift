@@ -101,6 +101,12 @@ struct MergeCommand: CommandUnit, Equatable {
         let store = policy == .report ? nil : try answers.open()
         let inbox = try store ?? answers.open()
         let server = try answers.server()
+        // Into the inbox, all in one transaction, before any is answered.
+        try inbox.together {
+            for case .success(let file) in invites where !file.invite.isCancellation {
+                try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            }
+        }
         var acceptedThisRun: [Occurrence] = []
         var status = ExitStatus.ok
         let notices = notify ? DesktopNotices() : nil
@@ -121,9 +127,6 @@ struct MergeCommand: CommandUnit, Equatable {
                 continue
             }
             let invite = file.invite
-            if !invite.isCancellation {
-                try inbox.recordInvitation(invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
-            }
             if invite.isCancellation {
                 if let settled = try cancel(file, name: name, target: target, batch: batch, context, status: &status) {
                     settlements.append(settled)
