@@ -31,6 +31,17 @@ import Testing
         vevent("orphan", "RECURRENCE-ID:20240301T090000Z", "DTSTART:20240313T090000Z", "DTEND:20240313T100000Z"),
         "BEGIN:VEVENT\r\nRECURRENCE-ID:20240301T090000Z\r\nDTSTART:20240313T230000Z\r\nDTEND:20240314T000000Z\r\nEND:VEVENT\r\n",
         vevent("rdate", "DTSTART:20240310T050000Z", "DTEND:20240310T060000Z", "RDATE:20240317T050000Z"),
+        vevent("rdate-before", "DTSTART:20240320T050000Z", "DTEND:20240320T060000Z", "RDATE:20240308T050000Z",
+               "RRULE:FREQ=DAILY;COUNT=2"),
+        vevent("daily-until", "DTSTART;TZID=Europe/Berlin:20240305T080000", "DTEND;TZID=Europe/Berlin:20240305T083000",
+               "RRULE:FREQ=DAILY;INTERVAL=3;UNTIL=20240401T000000Z", "EXDATE;TZID=Europe/Berlin:20240311T080000"),
+        vevent("weekly-count", "DTSTART;TZID=America/New_York:20240301T230000", "DURATION:PT3H", "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=3"),
+        vevent("monthly-until", "DTSTART;TZID=Custom/Far:20240115T100000", "DTEND;TZID=Custom/Far:20240115T110000",
+               "RRULE:FREQ=MONTHLY;UNTIL=20240415T100000"),
+        vevent("yearly-days", "DTSTART;VALUE=DATE:20220313", "DTEND;VALUE=DATE:20220314", "RRULE:FREQ=YEARLY;COUNT=3"),
+        vevent("byday", "DTSTART:20240304T150000Z", "DTEND:20240304T160000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4"),
+        vevent("endless", "DTSTART:20240306T170000Z", "DTEND:20240306T171500Z", "RRULE:FREQ=WEEKLY"),
+        vevent("long-count", "DTSTART:19500101T000000Z", "DURATION:PT1M", "RRULE:FREQ=DAILY;COUNT=300000"),
         vevent("bad-rule", "DTSTART:20240311T050000Z", "DTEND:20240311T060000Z", "RRULE:FREQ=SOMETIMES"),
         vevent("no-start", "DTEND:20240310T060000Z"),
         vevent("revised", "SEQUENCE:1", "DTSTART:20240312T090000Z", "DTEND:20240312T100000Z"),
@@ -85,13 +96,21 @@ import Testing
         let all = OccurrenceExpander(options: Self.options, diagnostics: Diagnostics())
             .occurrences(in: Self.wide, calendars: loaded)
         #expect(all.count >= 20)
-        let windows = Self.windows(for: all)
+        // Around every instance from 2024 on (and the first of the 1950 series), and
+        // hourly over March and April 2024.
+        let windows = Self.windows(for: all.filter { $0.uid != "long-count" }, instances: 200, days: 60)
+            + Self.windows(for: all.filter { $0.uid == "long-count" }, instances: 2, days: 0)
+        #expect(windows.count > 600)
         compare(loaded, windows, "mixed.ics")
         // And the plan does skip: the events that do not recur (13 of them, the newer
-        // "revised" only; not the overrides, the series, the RDATE, the bad rule, the one
-        // without DTSTART) carry a span.
+        // "revised" only) and the series of simple rules with an end (rdate, rdate-before,
+        // daily-until, weekly-count, monthly-until, yearly-days) carry a reach; not the
+        // overrides' series, the BYDAY one, the endless one, the one whose COUNT would walk
+        // more than half the step limit, the bad rule, the one without DTSTART.
         let plan = ExpansionPlan(loaded, context: ExpansionContext(options: Self.options, diagnostics: Diagnostics()), forManyWindows: true)
-        #expect(plan.calendars[0].files[0].series.filter { $0.lone != nil }.count == 13)
+        let reached = plan.calendars[0].files[0].series.filter { $0.reach != nil }.compactMap { $0.master?.uid }
+        #expect(reached.count == 19, "\(reached)")
+        #expect(!reached.contains("long-count") && !reached.contains("endless") && reached.contains("weekly-count"))
     }
 
     @Test func everyCorpusCalendarGivesTheSameInEveryWindow() throws {

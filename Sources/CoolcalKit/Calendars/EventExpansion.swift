@@ -63,20 +63,51 @@ struct EventExpansion {
         return own + instances
     }
 
-    /// The span of the one instance `series` can have in any window, when it is a master
-    /// with no RRULE, RDATE, override or problem (`ExpansionPlan`); nil otherwise. It is
-    /// what `expand` finds — the same zone, start and length, so the same instance — and
-    /// a window that misses it gets nothing from `occurrences`: no instance, and no
-    /// warning (the zone and length warnings, kept aside here, are only given with one).
-    static func loneSpan(of series: ExpansionPlan.Series, zones: ZoneBook, calendar: LoadedCalendar,
-                         context: ExpansionContext) -> (start: Int64, end: Int64)? {
-        guard let master = series.master, series.overrides.isEmpty, !master.isRecurring, master.problems.isEmpty,
+    /// A span every instance of `series` lies in, when outside it `occurrences` gives
+    /// nothing and says nothing (`ExpansionPlan` skips such windows); nil when that is
+    /// not sure. A master with no override and no problem: one that does not recur has
+    /// its one instance (what `expand` finds: the same zone, start and length); a series
+    /// of simple rules (`CivilRecurrence`'s, each with an UNTIL or a COUNT) runs from its
+    /// earliest start to `RecurrenceSet.latestEnd`, nine days more either way (what any two
+    /// UTC offsets, at most ±99:59 each, can move a wall-clock time), and walks at
+    /// most half the step limit in any window (so no limit is reached, no warning given,
+    /// outside). The zone and length warnings met here are kept aside: they are given
+    /// only with an occurrence.
+    static func reach(of series: ExpansionPlan.Series, zones: ZoneBook, calendar: LoadedCalendar,
+                      context: ExpansionContext) -> (start: Int64, end: Int64)? {
+        guard let master = series.master, series.overrides.isEmpty, master.problems.isEmpty,
               let dtstart = master.start, dtstart.fields.isValid else { return nil }
         let clock = context.clock(for: master, zones: zones, calendar: calendar, zoneDiagnostics: Diagnostics())
         let zone = clock.zone(of: dtstart)
         let start = zone.utcSeconds(of: dtstart.fields)
-        let end = InstanceLength.of(master, start: dtstart, clock: clock).end(startFields: dtstart.fields, start: start, zone: zone)
-        return (start, max(end, start))
+        let length = InstanceLength.of(master, start: dtstart, clock: clock)
+        let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
+        guard master.isRecurring else { return (start, max(end, start)) }
+        let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length, maxSteps: 0,
+                                budget: ExpansionBudget(context.options), enough: 0)
+        guard let last = set.latestEnd(),
+              master.rules.allSatisfy({ walk(of: $0, from: dtstart, until: last) <= context.options.maxSteps / 2 }) else { return nil }
+        let first = master.rdates.reduce(start) { min($0, clock.instant(of: $1.start)) }
+        return (first - 9 * 86_400, max(last, end) + 9 * 86_400)
+    }
+
+    /// The most steps expanding `rule` can take in any window (its whole length, in steps
+    /// of its frequency), or `Int.max` when it is not one of the simple rules with an end.
+    private static func walk(of rule: ICalRule, from dtstart: ICalTime, until last: Int64) -> Int {
+        guard rule.unboundedReason(start: dtstart.fields) == nil,
+              CivilRecurrence(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) != nil else { return .max }
+        let base: Int64
+        switch rule.facts.parts.first {
+        case "FREQ=DAILY": base = 86_400
+        case "FREQ=WEEKLY": base = 7 * 86_400
+        case "FREQ=MONTHLY": base = 28 * 86_400
+        case "FREQ=YEARLY": base = 365 * 86_400
+        default: return .max
+        }
+        let days = max(0, last - dtstart.fields.secondsAsUTC + 2 * 86_400)
+        let bySpan = Int(min(days / base, Int64(Int32.max))) + 2
+        guard let count = rule.facts.count, rule.until == nil else { return bySpan }
+        return min(bySpan, count.multipliedReportingOverflow(by: max(rule.interval, 1)).partialValue + 2)
     }
 
     private func clock(for event: ICalEvent) -> EventClock {

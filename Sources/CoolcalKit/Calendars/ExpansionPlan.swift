@@ -13,8 +13,17 @@ struct ExpansionPlan {
         let master: ICalEvent?
         let overrides: [ICalEvent]
         let emitOverrides: Bool
-        /// The one instance's start and end (UTC seconds, end ≥ start); nil: expand it in every window.
-        var lone: (start: Int64, end: Int64)?
+        /// Where all its instances lie (UTC seconds, start ≤ end), from `EventExpansion.reach`;
+        /// nil: expand it in every window.
+        var reach: (start: Int64, end: Int64)?
+        /// A window it may skip: one its reach misses, and, for a recurring series, before
+        /// 2199 (where `CivilRecurrence` walks the rule, not libical).
+        func skips(_ window: TimeWindow) -> Bool {
+            guard let reach, !window.overlaps(start: reach.start, end: reach.end) else { return false }
+            return master?.isRecurring != true || window.end < Series.civilEnd
+        }
+        /// 2199-01-01T00:00:00Z, less two days.
+        static let civilEnd: Int64 = 7_226_582_400 - 2 * 86_400
     }
 
     struct File {
@@ -36,7 +45,7 @@ struct ExpansionPlan {
                 var series = Self.series(of: file)
                 if forManyWindows {
                     for i in series.indices {
-                        series[i].lone = EventExpansion.loneSpan(of: series[i], zones: file.zones, calendar: resolved,
+                        series[i].reach = EventExpansion.reach(of: series[i], zones: file.zones, calendar: resolved,
                                                                  context: context)
                     }
                 }

@@ -32,7 +32,7 @@ public struct OccurrenceExpander {
             for file in calendar.files {
                 for warning in file.calendar.warnings { context.diagnostics.warn(warning) }
                 for series in file.series {
-                    if let lone = series.lone, !window.overlaps(start: lone.start, end: lone.end) { continue }
+                    if series.skips(window) { continue }
                     found += EventExpansion(
                         master: series.master, overrides: series.overrides, zones: file.calendar.zones,
                         calendar: calendar.loaded, context: context, budget: budget, emitOverrides: series.emitOverrides
