@@ -180,8 +180,9 @@ struct MergeCommand: CommandUnit, Equatable {
                 notices?.add(invite, "\(outcome): \(detail)")
             })
             if policy != .report {
-                settled.finished = MergeFinished(name: name, failed: false, outcome: outcome,
-                                                 note: note(outcome, invite, report, settings))
+                // Its note is written out while the calendar is written (below).
+                settled.finished = MergeFinished(name: name, failed: false, outcome: outcome, note: "")
+                settled.conflicts = report
             }
             settled.record = { [outcome, wrote] in
                 if let store, outcome == "accepted" || outcome == "declined" {
@@ -198,12 +199,20 @@ struct MergeCommand: CommandUnit, Equatable {
             }
             settlements.append(settled)
         }
+        // The spool's notes (each report in JSON, most of what settling costs) are made on
+        // another thread while the calendar is written and synced.
+        let reports = settlements.map { s in s.conflicts.map { (s.finished?.outcome ?? "", $0) } }
+        let now = settings.now
+        let notes = BackgroundTask { reports.map { $0.map { Self.note($0.0, $0.1, now: now) } } }
         var writeFailure: Error?
         do {
             try batch?.commit()
         } catch where error is WriteError || error is CalDAVError || error is ICalError {
             writeFailure = error
             status = ExitStatus.of(error)
+        }
+        for (i, note) in (notes.wait() ?? []).enumerated() {
+            if let note { settlements[i].finished?.note = note }
         }
         let settled = settlements.filter { settlement in
             guard settlement.written, let writeFailure else { return true }
@@ -280,15 +289,17 @@ struct MergeCommand: CommandUnit, Equatable {
         var record: () throws -> Void = {}
         /// What the spool keeps of it; nil: it stays (`--policy report`).
         var finished: MergeFinished?
+        /// The conflicts its note reports (an answered invitation's).
+        var conflicts: ConflictReport?
         /// What it prints.
         var report: (inout MergeResults) -> Void
     }
 
     /// What `done/NAME.outcome` holds: the answer and the conflicts it was based on.
-    private func note(_ outcome: String, _ invite: Invite, _ report: ConflictReport, _ settings: Settings) -> String {
+    private static func note(_ outcome: String, _ report: ConflictReport, now: Date) -> String {
         JSONWriter.string(.object([
             ("outcome", .string(outcome)),
-            ("at", .string(OccurrenceTime.instant(Int64(settings.now.timeIntervalSince1970)).jsonString)),
+            ("at", .string(OccurrenceTime.instant(Int64(now.timeIntervalSince1970)).jsonString)),
             ("report", JSONDocuments.conflicts(report)),
         ]))
     }
