@@ -11,6 +11,10 @@ final class BackgroundTask<Value: Sendable>: @unchecked Sendable {
 
     init(_ work: @escaping @Sendable () -> Value) {
         Thread { [self] in
+            // It yields to the threads the caller waits on (the scan's two), taking the
+            // cores they leave idle (libical's parse is one thread): niceness 10, this
+            // thread only (on Linux the nice value is per thread, and 0 names the caller).
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             result = work()
             done.signal()
         }.start()
