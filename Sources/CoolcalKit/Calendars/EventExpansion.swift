@@ -83,6 +83,9 @@ struct EventExpansion {
         let length = InstanceLength.of(master, start: dtstart, clock: clock)
         let end = length.end(startFields: dtstart.fields, start: start, zone: zone)
         guard master.isRecurring else { return (start, max(end, start)) }
+        // Without the civil walk (a test's option) libical's iterator may refuse a rule,
+        // and says so in any window after DTSTART.
+        guard context.options.civilRecurrence else { return nil }
         let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length, maxSteps: 0,
                                 budget: ExpansionBudget(context.options), enough: 0)
         guard let last = set.latestEnd(),

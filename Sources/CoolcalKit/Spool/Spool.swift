@@ -61,7 +61,7 @@ public struct Spool {
         var targets: [String] = []
         // The names taken in done/ or failed/ by this batch, which are not there yet.
         var taken: [String: Set<String>] = [:]
-        var moves: [(from: String, to: String)] = []
+        var moves: [(from: String, to: String, target: String)] = []
         for item in items {
             let target = item.failed ? failed : done
             if !targets.contains(target) {
@@ -76,11 +76,13 @@ public struct Spool {
             let suffix = item.failed ? ".reason" : ".outcome"
             taken[target, default: []].formUnion([final, final + suffix])
             try AtomicFile.write(Data(item.note.utf8), to: target + "/" + final + suffix, keeping: nil, syncingDirectory: false)
-            moves.append((directory + "/" + item.name, target + "/" + final))
+            moves.append((directory + "/" + item.name, target + "/" + final, target))
         }
         for target in targets { AtomicFile.syncDirectory(target) }
-        for move in moves where rename(move.from, move.to) != 0 {
-            throw WriteError.errno(.current, path: move.from, doing: "cannot move into \(URL(fileURLWithPath: move.to).deletingLastPathComponent().path)")
+        for move in moves {
+            if rename(move.from, move.to) != 0 {
+                throw WriteError.errno(.current, path: move.from, doing: "cannot move into \(move.target)")
+            }
         }
         for target in targets { AtomicFile.syncDirectory(target) }
         if !moves.isEmpty { AtomicFile.syncDirectory(directory) }
