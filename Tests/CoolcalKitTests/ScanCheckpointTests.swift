@@ -115,8 +115,8 @@ import Testing
             #expect(resumedOutcome.error == fullOutcome.error, "\(context)")
             if fullOutcome.error == nil {
                 // Where the scan gives up on the written file, both parse it whole.
-                let whole = resumedSaid.contains { $0.contains("full parse of the edited calendar") }
-                #expect((whole ? [] : read) + resumedOutcome.events == fullOutcome.events, "\(context)")
+                let parsedWhole = resumedSaid.contains { $0.contains("full parse of the edited calendar") }
+                #expect((parsedWhole ? [] : read) + resumedOutcome.events == fullOutcome.events, "\(context)")
                 #expect(Set(resumedOutcome.warnings).isSubset(of: fullOutcome.warnings), "\(context)")
             }
             if resumedOutcome.error == nil { resumed += 1 } else { refused += 1 }

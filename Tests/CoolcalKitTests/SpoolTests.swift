@@ -16,10 +16,7 @@ import Testing
         for name in ["a", "a.2", "a.outcome", "b"] { try Data("invitation \(name)".utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
         let spool = Spool(directory: dir)
         try spool.finish([
-            Spool.Finished(name: "a", failed: false, note: "note a"),
-            Spool.Finished(name: "a.2", failed: false, note: "note a.2"),
-            Spool.Finished(name: "a.outcome", failed: true, note: "reason a.outcome"),
-            Spool.Finished(name: "b", failed: false, note: "note b"),
+            ("a", false, "note a"), ("a.2", false, "note a.2"), ("a.outcome", true, "reason a.outcome"), ("b", false, "note b"),
         ])
         func read(_ path: String) -> String? { FileManager.default.contents(atPath: dir + "/" + path).map { String(decoding: $0, as: UTF8.self) } }
         #expect(try spool.pending().isEmpty)

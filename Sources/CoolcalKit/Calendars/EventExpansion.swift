@@ -107,8 +107,8 @@ struct EventExpansion {
         case "FREQ=YEARLY": base = 365 * 86_400
         default: return .max
         }
-        let days = max(0, last - dtstart.fields.secondsAsUTC + 2 * 86_400)
-        let bySpan = Int(min(days / base, Int64(Int32.max))) + 2
+        let span = max(0, last - dtstart.fields.secondsAsUTC + 2 * 86_400)
+        let bySpan = Int(min(span / base, Int64(Int32.max))) + 2
         guard let count = rule.facts.count, rule.until == nil else { return bySpan }
         return min(bySpan, count.multipliedReportingOverflow(by: max(rule.interval, 1)).partialValue + 2)
     }

@@ -3,11 +3,11 @@
 /// RECURRENCE-ID overrides, overrides without a master, overrides without a UID — in
 /// the order `OccurrenceExpander` gives their occurrences.
 ///
-/// Made `forManyWindows`, a series that is one master with no recurrence, no overrides
-/// and no problem also carries the span of its one instance, found once: a window that
-/// misses it skips the series. Skipping gives what expanding would (nothing: that
-/// instance is the only one it could have, and its warnings are given only with an
-/// occurrence), at the cost of a comparison, not of resolving its zone again.
+/// Made `forManyWindows`, a series whose instances can be placed once — a master with
+/// no override or problem that does not recur, or recurs by simple rules with an end
+/// (`EventExpansion.reach`) — carries the span they lie in: a window that misses it
+/// skips the series. Skipping gives what expanding would (nothing, and no warning: its
+/// warnings are given only with an occurrence), at the cost of a comparison.
 struct ExpansionPlan {
     struct Series {
         let master: ICalEvent?

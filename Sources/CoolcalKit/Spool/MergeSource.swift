@@ -80,7 +80,7 @@ final class PlainSource: MergeSource {
     }
 
     func finish(_ items: [MergeFinished]) throws {
-        try spool.finish(items.map { Spool.Finished(name: $0.name, failed: $0.failed, note: $0.note) })
+        try spool.finish(items.map { ($0.name, $0.failed, $0.note) })
     }
 
     func unlock() { lock.unlock() }

@@ -37,27 +37,14 @@ public struct Spool {
     /// into `done/` or `failed/`; the note is written first, atomically, so a crash
     /// leaves the invitation pending (to be answered again, idempotently), never lost.
     public func finish(_ name: String, failed isFailure: Bool, note: String) throws {
-        try finish([Finished(name: name, failed: isFailure, note: note)])
-    }
-
-    /// One invitation answered (or failed), for `finish`.
-    public struct Finished {
-        public var name: String
-        public var failed: Bool
-        public var note: String
-
-        public init(name: String, failed: Bool, note: String) {
-            self.name = name
-            self.failed = failed
-            self.note = note
-        }
+        try finish([(name, isFailure, note)])
     }
 
     /// `finish` of several invitations, with the same order and fewer syncs: every note
     /// written (each fsynced) and its directory synced once, then every invitation moved
     /// and the directories synced once. A crash before the moves leaves them all
     /// pending; one during them, some (the note of a pending one is written again).
-    public func finish(_ items: [Finished]) throws {
+    public func finish(_ items: [(name: String, failed: Bool, note: String)]) throws {
         var targets: [String] = []
         // The names taken in done/ or failed/ by this batch, which are not there yet.
         var taken: [String: Set<String>] = [:]

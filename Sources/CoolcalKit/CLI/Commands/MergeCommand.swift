@@ -90,14 +90,14 @@ struct MergeCommand: CommandUnit, Equatable {
         let expected = invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) }
         let batch = policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
         let others = operands.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
-        // Revisions worked out, and events that do not recur placed, once for all the
-        // windows below (ExpansionPlan).
+        // Revisions worked out, and the series that can be placed placed, once for all
+        // the windows below (ExpansionPlan).
         let calendars = check.reader.prepare((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
         // Each invitation's window is expanded on its own, from what was read once for
         // all of them: a simple rule jumps to the window (CivilRecurrence), libical's
-        // iterator starts there unless the rule counts, an event that does not recur is
-        // expanded only in the windows it reaches, so ten windows cost about ten
-        // windows, not the months between them.
+        // iterator starts there unless the rule counts, a series placed once is expanded
+        // only in the windows it reaches, so ten windows cost about ten windows, not the
+        // months between them.
         let store = policy == .report ? nil : try answers.open()
         let inbox = try store ?? answers.open()
         let server = try answers.server()
@@ -219,9 +219,10 @@ struct MergeCommand: CommandUnit, Equatable {
             diagnostics.warn("\(settlement.name): not answered, left pending: \(writeFailure)")
             return false
         }
-        // The answers are recorded first, in one transaction (a local calendar: remembering
-        // a CalDAV one asks its server), then the invitations leave the spool: a crash in
-        // between leaves them pending, to be answered again, idempotently.
+        // The answers are recorded first, in one transaction (for a local calendar only:
+        // remembering what a CalDAV server holds asks the server), then the invitations
+        // leave the spool: a crash in between leaves them pending, to be answered again,
+        // idempotently.
         let record = { for settlement in settled { try settlement.record() } }
         if let store, !target.isRemote { try store.together(record) } else { try record() }
         try spool.finish(settled.compactMap(\.finished))
