@@ -16,6 +16,9 @@ APT_PACKAGES += tmux
 APT_PACKAGES += libglib2.0-dev dbus-daemon dbus-bin dunst xvfb
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
+# Every build refuses an import of ours that the target does not declare (Package.swift's
+# layers), on incremental builds too.
+BUILD_FLAGS := --explicit-target-dependency-import-check error
 
 .PHONY: all deps pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean \
 	release install uninstall deb install-test
@@ -43,7 +46,7 @@ $(PYENV)/.installed: $(PYREQS) | deps
 	touch $@
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_FLAGS)
 
 demo: build
 	@echo '$$ coolcal conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir'
@@ -61,9 +64,9 @@ differential: build pydeps
 # The tests' temporary files go to one directory of this run (TMPDIR), removed after it;
 # others may enter it (a test runs coolcal as nobody on files in it).
 unit: build pydeps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && chmod 0755 "$$scratch" && \
-	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test; \
+	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test $(BUILD_FLAGS); \
 	  status=$$?; rm -rf "$$scratch"; exit $$status
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
@@ -89,7 +92,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE := .build/release/coolcal
 # No $$ORIGIN rpath (lintian's custom-library-search-path): nothing of Swift's is loaded.
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(BUILD_FLAGS)
 # The one warning the static link prints (mktemp in the toolchain's libFoundationEssentials.a),
 # filtered by that exact line, which packaging/link-warning.txt holds:
 LINK_WARNING := packaging/link-warning.txt

@@ -8,13 +8,42 @@ let multiarch = "x86_64-linux-gnu"
 #endif
 /// Where Debian's libgmime-3.0-dev and libglib2.0-dev put their headers.
 let gmimeIncludes = ["/usr/include/gmime-3.0", "/usr/include/glib-2.0", "/usr/lib/\(multiarch)/glib-2.0/include"]
+/// The GMime and GLib headers, for the targets that import CGMime or CGio and those that load them.
+let cHeaders: [SwiftSetting] = [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-I" + $0] })]
+
+/// The layers, bottom first: each target may import only those it lists, and the build
+/// (`--explicit-target-dependency-import-check error`) refuses any other import of ours.
+/// Folder `Sources/NAME` holds target NAME; README.md's Layout says what each holds.
+let layers: [(name: String, dependencies: [String])] = [
+    ("CoolcalModel", []),
+    ("CoolcalSupport", []),
+    // The C boundaries: each the only importer of its C module.
+    ("CoolcalDesktop", ["CGio", "CoolcalSupport"]),
+    ("CoolcalMail", ["CGMime", "CoolcalModel"]),
+    ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel"]),
+    ("CoolcalInvite", ["CoolcalCalendars", "CoolcalICal", "CoolcalMail", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalState", ["CSQLite", "CoolcalInvite", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalCalDAV", ["CoolcalCalendars", "CoolcalICal", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalSchedule", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel"]),
+    ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalSpool", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalSchedule", "CoolcalState", "CoolcalSupport",
+                      "CoolcalWriting"]),
+    ("CoolcalRSVP", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),
+    ("CoolcalCheck", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule",
+                      "CoolcalSupport"]),
+    ("CoolcalOutput", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule", "CoolcalState", "CoolcalSupport"]),
+    ("CoolcalCLI", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalDesktop", "CoolcalICal", "CoolcalInvite",
+                    "CoolcalMail", "CoolcalModel", "CoolcalOutput", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool",
+                    "CoolcalState", "CoolcalSupport", "CoolcalWriting"]),
+]
+let layerNames = layers.map(\.name)
 
 let package = Package(
     name: "coolcal",
-    products: [
-        .executable(name: "coolcal", targets: ["coolcal"]),
-        .library(name: "CoolcalKit", targets: ["CoolcalKit"]),
-    ],
+    products: [.executable(name: "coolcal", targets: ["coolcal"])]
+        // One library per layer, for Fuzz/ (a package of its own).
+        + layers.map { .library(name: $0.name, targets: [$0.name]) },
     targets: [
         .systemLibrary(
             name: "CLibical",
@@ -32,29 +61,33 @@ let package = Package(
             name: "CGMime",
             providers: [.apt(["libgmime-3.0-dev"])]
         ),
-        // GIO's GDBus, for desktop notifications (Desktop/); its headers are GLib's (gmimeIncludes).
+        // GIO's GDBus, for desktop notifications (CoolcalDesktop); its headers are GLib's (gmimeIncludes).
         .systemLibrary(
             name: "CGio",
             providers: [.apt(["libglib2.0-dev"])]
         ),
+    ] + layers.map { layer in
         .target(
-            name: "CoolcalKit",
-            dependencies: ["CLibical", "CSQLite", "CGMime", "CGio"],
+            name: layer.name,
+            dependencies: layer.dependencies.map { .target(name: $0) },
+            swiftSettings: cHeaders,
             // Windows zone names are mapped with the toolchain's own ICU (Foundation's).
-            swiftSettings: [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-I" + $0] })],
-            linkerSettings: [.linkedLibrary("_FoundationICU")]
-        ),
+            linkerSettings: layer.name == "CoolcalICal" ? [.linkedLibrary("_FoundationICU")] : []
+        )
+    } + [
         .executableTarget(
             name: "coolcal",
-            dependencies: ["CoolcalKit"]
+            dependencies: ["CoolcalCLI"]
         ),
         .testTarget(
             name: "CoolcalKitTests",
-            dependencies: ["CoolcalKit"]
+            dependencies: layerNames.map { .target(name: $0) },
+            swiftSettings: cHeaders
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["CoolcalKit"]
+            dependencies: layerNames.map { .target(name: $0) },
+            swiftSettings: cHeaders
         ),
     ]
 )

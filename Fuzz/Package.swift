@@ -14,27 +14,27 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "FuzzInvite",
-            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalInvite", package: "coolcal"), .product(name: "CoolcalWriting", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzCalendar",
-            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalModel", package: "coolcal"), .product(name: "CoolcalICal", package: "coolcal"), .product(name: "CoolcalCalendars", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzPreFilter",
-            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalModel", package: "coolcal"), .product(name: "CoolcalICal", package: "coolcal"), .product(name: "CoolcalCalendars", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzMessage",
-            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalInvite", package: "coolcal"), .product(name: "CoolcalMail", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzArguments",
-            dependencies: [.product(name: "CoolcalKit", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalCLI", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
     ]

@@ -1,4 +1,4 @@
-import CoolcalKit
+import CoolcalCLI
 import Foundation
 
 // A file-size limit (ulimit -f) or a full pipe must be an error coolcal reports

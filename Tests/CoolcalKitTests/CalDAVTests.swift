@@ -1,6 +1,21 @@
 import Foundation
 import Testing
-@testable import CoolcalKit
+@testable import CoolcalModel
+@testable import CoolcalSupport
+@testable import CoolcalDesktop
+@testable import CoolcalMail
+@testable import CoolcalICal
+@testable import CoolcalCalendars
+@testable import CoolcalInvite
+@testable import CoolcalState
+@testable import CoolcalCalDAV
+@testable import CoolcalSchedule
+@testable import CoolcalWriting
+@testable import CoolcalSpool
+@testable import CoolcalRSVP
+@testable import CoolcalCheck
+@testable import CoolcalOutput
+@testable import CoolcalCLI
 
 /// The parts of the CalDAV client that need no server: URLs, netrc, XML.
 @Suite struct CalDAVTests {
@@ -156,12 +171,12 @@ import Testing
     }
 
     @Test func exitStatuses() {
-        let cases: [(CalDAVError.Kind, CoolcalKit.ExitStatus)] = [
+        let cases: [(CalDAVError.Kind, CoolcalCLI.ExitStatus)] = [
             (.unreachable, .tempFail), (.preconditionFailed, .tempFail), (.denied, .noPermission),
             (.notCalendar, .dataError), (.badResponse, .dataError), (.invalidURL, .usage),
         ]
         for (kind, status) in cases {
-            #expect(CoolcalKit.ExitStatus.of(CalDAVError(kind, url: "https://h/", "m")) == status)
+            #expect(CoolcalCLI.ExitStatus.of(CalDAVError(kind, url: "https://h/", "m")) == status)
         }
         #expect(CalDAVError(.denied, url: "https://h/c/", "no").description == "https://h/c/: no")
     }

@@ -1,4 +1,4 @@
-import CoolcalKit
+import CoolcalCLI
 import Foundation
 
 /// Argument parsing: the input split on NUL bytes is argv after the program name;

@@ -1,4 +1,6 @@
-import CoolcalKit
+import CoolcalModel
+import CoolcalICal
+import CoolcalCalendars
 import Foundation
 
 /// Calendar reading (libical) and occurrence expansion over a fixed three-day window:

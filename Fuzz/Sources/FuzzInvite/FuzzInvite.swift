@@ -1,4 +1,5 @@
-import CoolcalKit
+import CoolcalInvite
+import CoolcalWriting
 import Foundation
 
 /// Invitation decoding (push-payload JSON and iTIP iCalendar): any bytes must give an

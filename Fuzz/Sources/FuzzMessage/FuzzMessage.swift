@@ -1,4 +1,5 @@
-import CoolcalKit
+import CoolcalInvite
+import CoolcalMail
 import Foundation
 
 /// E-mail messages: any bytes through the message sniff, GMime's parse and the search

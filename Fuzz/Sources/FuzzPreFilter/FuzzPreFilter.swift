@@ -1,4 +1,6 @@
-import CoolcalKit
+import CoolcalModel
+import CoolcalICal
+import CoolcalCalendars
 import Foundation
 
 /// Differential: the byte-level pre-filter (`ICalReader.read(_:file:window:)`) must give

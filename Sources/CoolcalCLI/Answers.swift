@@ -1,0 +1,108 @@
+import Foundation
+import CoolcalInvite
+import CoolcalMail
+import CoolcalModel
+import CoolcalRSVP
+import CoolcalState
+
+/// Could not deliver everything to the server (`outbox flush`): 75, or 77 when the
+/// server refused the credentials.
+public struct ServerError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var denied: Bool
+    public var description: String { message }
+}
+
+/// The state directory and the server of a run, and what every answering command
+/// does with them: record the answer (and queue it when there is a server) in one
+/// transaction, then try to empty the outbox.
+package struct Answers {
+    package let settings: Settings
+    package let common: CommonOptions
+    package let diagnostics: Diagnostics
+
+    package var environment: [String: String] { settings.environment }
+
+    /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
+    package var stateDirectory: String {
+        if let dir = settings.setting(SettingsTable.state).value { return dir }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
+        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
+    }
+
+    /// `--server`, `COOLCAL_SERVER`, config `server`; nil when none is set.
+    package func server() throws -> URL? {
+        guard let raw = settings.setting(SettingsTable.server).value else { return nil }
+        guard let url = URL(string: raw), RSVPClient.isUsableServer(url) else {
+            throw UsageError("server '\(CalendarLocation.redact(raw, marker: "***"))' is not an http:// or https:// URL", command: common.command)
+        }
+        return url
+    }
+
+    /// True once the state exists (reading it must never create it).
+    package var hasState: Bool { FileManager.default.fileExists(atPath: stateDirectory + "/" + StateStore.fileName) }
+
+    package func open() throws -> StateStore {
+        try StateStore(directory: stateDirectory)
+    }
+
+    /// Records the answer and tries to deliver the outbox; a server that is down
+    /// leaves it queued, which is not a failure.
+    /// `mail`: the REPLY to mail as well (`--reply`), queued with the answer.
+    @discardableResult
+    package func record(_ answer: Answer, for invite: Invite, comment: String? = nil, mail: MailReply? = nil) throws -> RecordedAnswer {
+        let store = try open()
+        let server = try server()
+        let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: server)
+        diagnostics.note("\(store.databasePath): recorded \(answer.method) for \(invite.id.text)"
+                         + (server.map { ", queued for \(RSVPClient.redacted($0))" } ?? " (no server configured)"))
+        if let mail { try queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store) }
+        try deliver(store)
+        return recorded
+    }
+
+    /// A drainer whose per-request timeout is `COOLCAL_SERVER_TIMEOUT` seconds (default 5):
+    /// a stalled server must not hang cron.
+    package func drainer(_ store: StateStore, _ server: URL?, sendmail: Sendmail? = nil) -> OutboxDrainer {
+        let timeout = settings.serverTimeout
+        let client = server.map { RSVPClient(server: $0, requestTimeout: timeout, resourceTimeout: timeout * 3) }
+        return OutboxDrainer(store: store, client: client, sendmail: sendmail)
+    }
+
+    /// Tries to empty the outbox without waiting for another coolcal that is at it:
+    /// server answers when a server is configured, mail replies through the sendmail.
+    /// `patience` (`merge -q`): answers still queued are told only once the oldest has
+    /// waited that long, so that cron mails when a person is needed, not every run.
+    package func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws {
+        let server = try server()
+        let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state == .queued }
+        guard server != nil || mailWaiting else { return }
+        var sendmail: Sendmail?
+        if mailWaiting {
+            do { sendmail = try self.sendmail() } catch { diagnostics.warn("\(error); mail replies stay queued") }
+        }
+        let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0)
+        if let patience { try warnAboutWaiting(store, longerThan: patience) }
+        warnAboutMail(summary, queued: patience == nil)
+        guard let server else { return }
+        diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
+                         + (summary.skipped ? " (another coolcal is delivering)" : ""))
+        if summary.queued > 0 && patience == nil {
+            let why = summary.stopReason.map { " (\($0))" } ?? ""
+            diagnostics.warn("\(summary.queued) answer\(summary.queued == 1 ? "" : "s") queued for \(RSVPClient.redacted(server))\(why); 'coolcal outbox flush' retries")
+        }
+        if summary.failed > 0 {
+            diagnostics.warn("\(summary.failed) answer\(summary.failed == 1 ? " was" : "s were") refused by the server; see 'coolcal outbox'")
+        }
+    }
+
+    /// One warning for the answers (to the server or by mail) queued longer than `age`.
+    private func warnAboutWaiting(_ store: StateStore, longerThan age: TimeInterval) throws {
+        let waiting = try store.outbox().filter { $0.state == .queued && settings.now.timeIntervalSince($0.createdAt) > age }
+        guard let oldest = waiting.min(by: { $0.createdAt < $1.createdAt }) else { return }
+        let since = OccurrenceTime.instant(Int64(oldest.createdAt.timeIntervalSince1970)).jsonString
+        let last = oldest.lastError.map { "; last: \($0)" } ?? ""
+        diagnostics.warn("\(waiting.count) answer\(waiting.count == 1 ? " has" : "s have") waited in the outbox for more than "
+                         + "\(Int(age / 3600)) hours (the oldest since \(since)\(last)); 'coolcal outbox' lists them")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import CoolcalICal
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalState
+import CoolcalWriting
+
+/// `decline` (and `review`'s `d`): the answer recorded and sent, and — changing your
+/// mind — what coolcal wrote when it accepted undone in each calendar the state
+/// remembers (or each CAL named): its own push event removed when unchanged since it
+/// was written, else declined in place (free) with a warning; an iTIP invitation's
+/// stored copy given the owner's `PARTSTAT=DECLINED` (free, and the organizer's later
+/// updates still match it). The same locked, minimal, atomic write as `accept`.
+package struct ChangeOfMind {
+    package let file: InvitationFile
+    package let options: AnswerOptions
+    package let context: RunContext
+
+    package func decline(_ calendars: [String]) throws -> ExitStatus {
+        let settings = try context.settings
+        let invite = file.invite
+        let answers = try context.answers
+        let mail = options.reply ? try answers.mailReply(for: file, partstat: "DECLINED") : nil
+        let hasState = answers.hasState
+        let written = hasState ? try answers.open().written(inviteID: invite.id.text) : []
+        var targets: [(CalendarLocation, String, WrittenEvent?)] = []
+        if calendars.isEmpty {
+            targets = written.map { (CalendarLocation($0.calendar), $0.calendar, $0) }
+        } else {
+            for operand in calendars {
+                let target = try Settings.writeTarget(operand, command: "decline")
+                let key = InboxAnswering.stateKey(target)
+                targets.append((target, key, written.first { $0.calendar == key }))
+            }
+        }
+        // An iTIP copy without the owner among its attendees cannot carry the answer:
+        // said once, and no calendar is touched (nor said to be "already declined").
+        if file.message != nil && !targets.isEmpty, let warning = file.ownerWarning(me: settings.me) {
+            context.diagnostics.warn(warning)
+            targets = []
+        }
+        let window = ConflictFinder(buffer: settings.buffer(options.buffer), zone: settings.zone).window(for: invite)
+        var said: [String] = []
+        for (target, key, row) in targets {
+            let change = self.change(settings, row)
+            let outcome = try settings.writer.write(change: change, to: target, window: window)
+            said.append(describe(outcome, target.shown))
+            try remember(outcome, change: change, key: key, row: row, target: target, settings)
+        }
+        try answers.record(.declined, for: invite, mail: mail)
+        context.say("declined: \(invite.title) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; ")))
+        return .ok
+    }
+
+    private func change(_ settings: Settings, _ row: WrittenEvent?) -> CalendarChange {
+        if let message = file.message {
+            var change = ITIPChange(message: message, cancel: false, me: settings.me)
+            change.partstat = "DECLINED"
+            return change
+        }
+        let event = NewEvent(accepting: file.invite, domain: settings.domain, now: settings.now)
+        return PushAnswerChange(event, .declined, recorded: row?.hash)
+    }
+
+    /// What the state keeps after the write: nothing of an event removed (or gone),
+    /// an emptied hash for one declined in place (the user's edits are in it now).
+    private func remember(_ outcome: WriteOutcome, change: CalendarChange, key: String, row: WrittenEvent?,
+                          target: CalendarLocation, _ settings: Settings) throws {
+        let store = try context.answers.open()
+        switch outcome {
+        case .removed, .absent:
+            try store.forgetWritten(inviteID: file.invite.id.text, calendar: key)
+        case .declinedInPlace:
+            context.diagnostics.warn("\(target.shown): \(file.invite.title) (id \(file.invite.id.text)) was edited since coolcal wrote it; kept, declined in place (shown as free)")
+            fallthrough
+        default:
+            guard file.message == nil || row != nil || outcome == .updated else { return }
+            try store.recordWritten(WrittenEvent(inviteID: file.invite.id.text, calendar: key, uid: change.uid, hash: "",
+                                                 answer: row?.answer ?? .accepted, writtenAt: row?.writtenAt ?? settings.now))
+        }
+    }
+
+    private func describe(_ outcome: WriteOutcome, _ target: String) -> String {
+        switch outcome {
+        case .updated where file.message != nil: return "marked declined in \(target)"
+        case .unchanged: return "already declined in \(target)"
+        case .absent: return "not in \(target)"
+        default: return outcome.describe(target)
+        }
+    }
+}

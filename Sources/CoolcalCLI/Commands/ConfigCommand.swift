@@ -1,0 +1,86 @@
+import Foundation
+import CoolcalMail
+import CoolcalModel
+import CoolcalRSVP
+import CoolcalSchedule
+import CoolcalSupport
+
+/// `coolcal config`: every effective setting and where it came from.
+package struct ConfigCommand: CommandUnit, Equatable {
+    package static let spec = CommandSpec(
+        name: "config",
+        usage: "coolcal config [options]",
+        summary: "show the effective settings and where each comes from",
+        options: [SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec,
+                  SharedOptions.server.spec, SharedOptions.json.spec],
+        examples: ["coolcal config", "coolcal config --json"])
+
+    package var common: CommonOptions
+    package var buffer: Buffer?
+
+    package init(_ p: ParsedArguments) throws {
+        guard p.operands.isEmpty else { throw p.usage("config takes no arguments") }
+        common = try CommonOptions(p)
+        buffer = try p.value(SharedOptions.buffer)
+    }
+
+    package func run(_ context: RunContext) throws -> ExitStatus {
+        let report = ConfigReport(settings: try context.settings, common: common, buffer: buffer,
+                                  environment: context.environment.variables, answers: try context.answers)
+        context.out.write(report.render(json: common.json))
+        return .ok
+    }
+}
+
+/// The rows `coolcal config` shows.
+package struct ConfigReport {
+    package let settings: Settings
+    package let common: CommonOptions
+    package let buffer: Buffer?
+    package let environment: [String: String]
+    package let answers: Answers
+
+    /// The config file's row, then one per `SettingsTable` key, each with its source.
+    private var rows: [(key: String, value: String, source: String)] {
+        let config = settings.config
+        let file = config.path ?? Config.path(environment: environment) ?? "(no HOME)"
+        return [("config", file, config.path != nil ? "found" : "not found")] + SettingsTable.all.map { key in
+            (key.name, value(of: key), settings.setting(key).source.description)
+        }
+    }
+
+    /// The effective value as the run uses it.
+    private func value(of key: SettingKey) -> String {
+        let config = settings.config
+        func list(_ values: [String]) -> String { values.isEmpty ? "(none)" : values.joined(separator: ", ") }
+        switch key.name {
+        case SettingsTable.tz.name: return SystemZone(settings.zone).identifier
+        case SettingsTable.me.name: return list(settings.me)
+        case SettingsTable.buffer.name: return (buffer ?? config.buffer ?? .standard).description
+        case SettingsTable.hours.name: return (config.hours ?? .standard).description
+        case SettingsTable.calendars.name: return list(config.calendars)
+        case SettingsTable.domain.name: return settings.domain
+        case SettingsTable.state.name: return answers.stateDirectory
+        case SettingsTable.server.name:
+            return ((try? answers.server()) ?? nil).map(RSVPClient.redacted)
+                ?? settings.setting(key).value.map { _ in "(not a usable URL)" } ?? "(none)"
+        case SettingsTable.locale.name: return settings.style.locale.identifier
+        case SettingsTable.lockTimeout.name: return String(format: "%g s", settings.lockTimeout)
+        case SettingsTable.serverTimeout.name: return String(format: "%g s", settings.serverTimeout)
+        case SettingsTable.inputTimeout.name: return String(format: "%g s", InputFile.streamTimeout)
+        case SettingsTable.sendmail.name: return settings.setting(key).value ?? Sendmail.defaultCommand
+        default: return settings.setting(key).value ?? "(none)"
+        }
+    }
+
+    package func render(json: Bool) -> String {
+        if json {
+            return JSONWriter.string(.object(rows.map {
+                ($0.key, .object([("value", .string($0.value)), ("source", .string($0.source))]))
+            }))
+        }
+        return rows.map { row in
+            row.key.padding(toLength: 14, withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
+        }.joined()
+    }
+}

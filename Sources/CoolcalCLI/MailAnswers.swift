@@ -1,0 +1,79 @@
+import Foundation
+import CoolcalInvite
+import CoolcalMail
+import CoolcalRSVP
+import CoolcalState
+
+/// Answers by mail (`reply --send`, `accept|decline|merge --reply`): the configured
+/// sendmail, the REPLY message for an invitation, and queueing it once per version.
+extension Answers {
+    /// `COOLCAL_SENDMAIL`, config `sendmail`, else `/usr/sbin/sendmail -t -oi`; a
+    /// command that is missing or not executable is a configuration error (78).
+    package func sendmail() throws -> Sendmail {
+        let setting = settings.setting(SettingsTable.sendmail)
+        let command = setting.value ?? Sendmail.defaultCommand
+        do {
+            return try Sendmail(command: command, environment: environment)
+        } catch {
+            let from: String
+            switch setting.source {
+            case .environment(let name): from = " (from \(name))"
+            case .configFile: from = " (from \(settings.config.path ?? "the config file"))"
+            default: from = " (the default; set 'sendmail = CMD' in the config or COOLCAL_SENDMAIL)"
+            }
+            throw ConfigError(message: "\(error)\(from)")
+        }
+    }
+
+    /// The REPLY mail for `--reply`: nil, with a warning, when the invitation has no
+    /// organizer to mail (a push payload); the sendmail is checked here, before anything
+    /// is written, so a missing one changes nothing.
+    package func mailReply(for file: InvitationFile, partstat: String, comment: String? = nil) throws -> MailReply? {
+        guard MailReply.hasOrganizer(file) else {
+            diagnostics.warn("\(file.invite.source): --reply: no organizer to mail the answer to (not an iTIP invitation); not mailed")
+            return nil
+        }
+        _ = try sendmail()
+        return try Self.build(file, me: settings.me, partstat: partstat, comment: comment, settings: settings,
+                              command: common.command)
+    }
+
+    /// The REPLY mail, its failures as the CLI's errors (64 for `--me`, 65 for the invitation).
+    package static func build(_ file: InvitationFile, me: [String], partstat: String, comment: String?, settings: Settings,
+                      command: String?) throws -> MailReply {
+        do {
+            return try MailReply(file, me: me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
+        } catch {
+            switch error {
+            case .usage(let message): throw UsageError(message, command: command)
+            case .data(let inviteError): throw inviteError
+            }
+        }
+    }
+
+    /// Queues the mail unless this version was mailed already.
+    @discardableResult
+    package func queue(_ mail: MailReply, responseKey: String?, inviteID: String, _ store: StateStore) throws -> StateStore.MailQueueing {
+        let done = try store.queueMailReply(version: mail.version, responseKey: responseKey, inviteID: inviteID,
+                                            message: mail.message.rendered(), at: settings.now)
+        switch done {
+        case .queued(let key): diagnostics.note("\(store.databasePath): mail reply queued (\(key))")
+        case .alreadyQueued(let key): diagnostics.note("\(store.databasePath): mail reply already queued (\(key))")
+        case .alreadySent: diagnostics.note("\(inviteID): this answer was mailed already; not mailed again")
+        }
+        return done
+    }
+
+    /// What a drain left of the mail replies, on stderr.
+    /// `queued`: also warn about replies still queued (not with `merge -q`).
+    package func warnAboutMail(_ summary: OutboxDrainer.Summary, queued: Bool = true) {
+        if summary.mailed > 0 { diagnostics.note("outbox: \(summary.mailed) mail repl\(summary.mailed == 1 ? "y" : "ies") sent") }
+        if summary.mailQueued > 0 && queued {
+            let why = summary.mailStopReason.map { " (\($0))" } ?? (summary.skipped ? " (another coolcal is delivering)" : "")
+            diagnostics.warn("\(summary.mailQueued) mail repl\(summary.mailQueued == 1 ? "y" : "ies") queued\(why); 'coolcal outbox flush' retries")
+        }
+        if summary.mailFailed > 0 {
+            diagnostics.warn("\(summary.mailFailed) mail repl\(summary.mailFailed == 1 ? "y" : "ies") failed and will not be retried; see 'coolcal outbox'")
+        }
+    }
+}

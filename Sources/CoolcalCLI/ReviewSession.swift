@@ -1,0 +1,139 @@
+import Foundation
+import CoolcalCheck
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalState
+import CoolcalSupport
+
+/// `review`'s loop: the terminal in raw mode (Support/TerminalMode.swift), one screen
+/// per invitation (ReviewScreen.swift), a key at a time. Each answer goes through
+/// `InboxAnswering` with this run's settings, as the commands answer; what it says
+/// (`accepted: …`) is shown on the screen, and the screen moves to the next one.
+/// `q` (or end of input) exits 0, or with the status of an answer that failed; `C-c`
+/// exits 130. The terminal is restored on every way out.
+package final class ReviewSession {
+    private var entries: [InboxEntry]
+    private let calendars: [CalendarLocation]
+    private let check: ConflictCheck
+    private let buffer: Buffer?
+    private let context: RunContext
+    private var index = 0
+    /// What the last answer (or failure) said, shown under the day view.
+    private var message: [String] = []
+    /// The answers given in this session, by inbox number (the marks `inbox` shows).
+    private var given: [Int64: String] = [:]
+    /// The first answer that failed: the exit status of `q`.
+    private var failure: ExitStatus?
+    private var reports: [Int64: Result<ConflictReport, Error>] = [:]
+
+    package init(entries: [InboxEntry], calendars: [CalendarLocation], check: ConflictCheck, buffer: Buffer?, context: RunContext) {
+        self.entries = entries
+        self.calendars = calendars
+        self.check = check
+        self.buffer = buffer
+        self.context = context
+    }
+
+    package func run() throws -> ExitStatus {
+        guard let terminal = TerminalMode(fd: STDIN_FILENO, output: STDOUT_FILENO) else {
+            throw UsageError("review needs a terminal on standard input", command: "review")
+        }
+        defer { terminal.restore() }
+        try draw()
+        while true {
+            switch terminal.key() {
+            case .resized: try draw()
+            case .end: return failure ?? .ok
+            case .byte(let key):
+                switch key {
+                case UInt8(ascii: "q"): return failure ?? .ok
+                case 3: return .interrupted
+                case UInt8(ascii: "a"): answer(.accept)
+                case UInt8(ascii: "d"): answer(.decline)
+                case UInt8(ascii: "t"): answer(.tentative)
+                case UInt8(ascii: "c"):
+                    guard index < entries.count else { break }
+                    switch try ReviewLineEditor(terminal: terminal, redraw: { try self.draw(prompt: $0) }).read() {
+                    case .text(let text) where !text.isEmpty: answer(.comment(text))
+                    case .text, .cancelled: message = ["no comment sent"]
+                    case .interrupted: return .interrupted
+                    }
+                case UInt8(ascii: "n"), UInt8(ascii: "j"), UInt8(ascii: " "):
+                    index = min(index + 1, entries.count)
+                    message = []
+                case UInt8(ascii: "p"), UInt8(ascii: "k"):
+                    index = max(index - 1, 0)
+                    message = []
+                default:
+                    break
+                }
+                try draw()
+            }
+        }
+    }
+
+    /// Answers the invitation shown, as `accept`, `decline --` or `comment` would; on
+    /// success moves to the next one.
+    private func answer(_ kind: AnswerKind) {
+        guard index < entries.count else { return }
+        let entry = entries[index]
+        let sink = StringSink()
+        let quietContext = RunContext(common: context.common, environment: context.environment,
+                                      diagnostics: context.diagnostics, out: sink)
+        let warnings = context.diagnostics.warnings.count
+        do {
+            let targets = calendars.map(\.operand)
+            let status = try InboxAnswering.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
+                                                   options: AnswerOptions(buffer: buffer), context: quietContext)
+            message = sink.text.split(separator: "\n").map(String.init)
+            if status == .ok {
+                given[entry.number] = Self.mark(kind)
+                // The calendar may have changed: every day view is read again.
+                reports = [:]
+                index += 1
+            } else {
+                failure = failure ?? status
+            }
+        } catch {
+            message = sink.text.split(separator: "\n").map(String.init) + ["error: \(error)"]
+            failure = failure ?? ExitStatus.of(error)
+        }
+        message += context.diagnostics.warnings.dropFirst(warnings).map { "warning: \($0)" }
+    }
+
+    package static func mark(_ kind: AnswerKind) -> String {
+        switch kind {
+        case .accept: return "accepted"
+        case .tentative: return "tentative"
+        case .decline: return "declined"
+        case .comment: return "commented"
+        }
+    }
+
+    /// The report behind the day view, read once per invitation (again after an answer).
+    private func report(_ entry: InboxEntry) -> Result<ConflictReport, Error> {
+        if let known = reports[entry.number] { return known }
+        let result = Result { () throws -> ConflictReport in
+            let invite = try InviteOperand.open(entry, context).invite
+            return try check.run(invite, against: calendars).report
+        }
+        reports[entry.number] = result
+        return result
+    }
+
+    private func draw(prompt: String? = nil) throws {
+        let settings = try context.settings
+        let size = TerminalMode.size(fd: STDOUT_FILENO)
+        let width = TerminalSize.width(fd: STDOUT_FILENO, environment: settings.environment)
+        let screen = ReviewScreen(style: settings.style, width: width, height: size?.rows ?? 24)
+        let frame: String
+        if index < entries.count {
+            let entry = entries[index]
+            frame = screen.render(entry: entry, position: (index + 1, entries.count), report: report(entry),
+                                  given: given[entry.number], message: message, prompt: prompt)
+        } else {
+            frame = screen.end(count: entries.count, answered: given.count, message: message)
+        }
+        context.out.write(frame)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import CoolcalCalendars
+import CoolcalCheck
+import CoolcalICal
+import CoolcalModel
+import CoolcalOutput
+import CoolcalSchedule
+import CoolcalSupport
+import CoolcalWriting
+
+/// Flags merged with the config file and the environment (`SettingsTable` says which
+/// wins).
+package struct Settings {
+    package let zone: TimeZone
+    package let me: [String]
+    package let config: Config
+    package let style: TextStyle
+    package let now: Date
+    package let lockTimeout: TimeInterval
+    /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`, default 5,
+    /// 0.1 to 300): a stalled server must not hang cron.
+    package let serverTimeout: TimeInterval
+    package let environment: [String: String]
+    /// Where loading calendars reports warnings (a CalDAV netrc readable by others).
+    package let diagnostics: Diagnostics
+
+    package init(_ common: CommonOptions, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
+        self.diagnostics = diagnostics
+        config = try Config.load(environment: env.variables, diagnostics: diagnostics)
+        zone = try Settings.zone(common, config, env.variables, diagnostics)
+        given = common.given
+        me = SettingsTable.resolve(SettingsTable.me, flags: given, environment: env.variables, config: config.values).values
+        let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
+        let color: Bool
+        switch common.color {
+        case .always: color = true
+        case .never: color = false
+        case .auto: color = env.stdoutIsTerminal && !noColor
+        }
+        style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
+                          unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
+        now = env.now
+        environment = env.variables
+        lockTimeout = FileLock.timeout(environment: env.variables)
+        serverTimeout = HTTPExchange.timeout(environment: env.variables)
+    }
+
+    /// Flags as typed, for `setting(_:)`.
+    package let given: [String: [String]]
+
+    /// A setting by the one precedence (flag > environment > config > default).
+    package func setting(_ key: SettingKey) -> ResolvedSetting {
+        SettingsTable.resolve(key, flags: given, environment: environment, config: config.values)
+    }
+
+    /// The domain for UIDs of accepted invitations.
+    package var domain: String { NewEvent.domain(configured: config.domain) }
+
+    package func buffer(_ flag: Buffer?) -> Buffer { flag ?? config.buffer ?? .standard }
+
+    private static func zone(_ common: CommonOptions, _ config: Config, _ env: [String: String],
+                             _ diagnostics: Diagnostics) throws -> TimeZone {
+        if let name = common.tz {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: common.command)
+            }
+            return zone.timeZone
+        }
+        if let name = config.tz {
+            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+                throw ConfigError(message: "\(config.path ?? "config"): tz '\(name)' is not a known time zone")
+            }
+            return zone.timeZone
+        }
+        if let tz = env["TZ"], !tz.isEmpty {
+            let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if let zone = ZoneBook.systemZone(named: name) as? SystemZone { return zone.timeZone }
+            diagnostics.warn("TZ '\(tz)' is not a known time zone; using \(TimeZone.current.identifier)")
+        }
+        return TimeZone.current
+    }
+
+    package func expansion() -> ExpansionOptions {
+        ExpansionOptions(floatingZone: zone, me: me)
+    }
+
+    /// The calendars named on the command line, else those of the config file, each
+    /// probed once (URL, directory, file).
+    package func calendars(_ named: [String], command: String) throws -> [CalendarLocation] {
+        try calendarOperands(named, command: command).map(CalendarLocation.init)
+    }
+
+    /// The calendar operands named, else the config file's `calendar` lines; neither
+    /// is 64. `missing` says what the calendar is for (`a calendar to write to`).
+    package func calendarOperands(_ named: [String], command: String, missing: String = "a calendar") throws -> [String] {
+        if !named.isEmpty { return named }
+        guard !config.calendars.isEmpty else {
+            throw UsageError("missing \(missing) (name one, or add 'calendar = PATH' to the config file)", command: command)
+        }
+        return config.calendars
+    }
+
+    /// The main job's reader for this run: expansion options, environment, diagnostics.
+    package var reader: CalendarReader {
+        CalendarReader(options: expansion(), environment: environment, diagnostics: diagnostics)
+    }
+
+    /// A writer for calendars with this run's lock timeout and environment.
+    package var writer: CalendarWriter {
+        var writer = CalendarWriter(lockTimeout: lockTimeout)
+        writer.environment = environment
+        writer.diagnostics = diagnostics
+        return writer
+    }
+}
+
+extension Settings {
+    /// The calendar `accept` and `merge` write into (the first CAL): a file, one vdir or
+    /// a CalDAV collection. A directory whose calendars are its subfolders (a vdirsyncer
+    /// tree) is a usage error naming them (which one is meant cannot be guessed); one
+    /// that has entries but no calendars is 66, as when it is read.
+    package static func writeTarget(_ operand: String, command: String) throws -> CalendarLocation {
+        let target = CalendarLocation(operand)
+        guard case .vdir(let path) = target, let kind = CalendarDirectory.probe(path) else { return target }
+        switch kind {
+        case .tree(let subfolders):
+            let names = subfolders.map { URL(fileURLWithPath: $0).lastPathComponent }
+            throw UsageError("\(path) holds \(subfolders.count) calendar\(subfolders.count == 1 ? "" : "s") in subfolders "
+                             + "(\(names.joined(separator: ", "))); name the one to write to, such as \(subfolders[0])",
+                             command: command)
+        case .noCalendars:
+            throw CalendarReader.noCalendars(path)
+        case .vdir, .empty:
+            return target
+        }
+    }
+}

@@ -1,0 +1,58 @@
+internal import CLibical
+import Glibc
+
+/// An icalcomponent tree that we own: freed in deinit.
+package final class OwnedComponent {
+    package let pointer: OpaquePointer
+
+    package init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        icalcomponent_free(pointer)
+    }
+
+    /// Parses iCalendar text; nil when libical finds no component at all.
+    package static func parse(_ text: UnsafePointer<CChar>) -> OwnedComponent? {
+        ICalRuntime.ensureConfigured()
+        // libical prints some parse complaints ("Encountered END before BEGIN") straight
+        // to stderr; coolcal speaks for itself, so they go to /dev/null meanwhile.
+        guard let root = ICalRuntime.withQuietStderr({ icalparser_parse_string(text) }) else { return nil }
+        return OwnedComponent(taking: root)
+    }
+}
+
+/// Sequence helpers over a component's children and properties (borrowed pointers,
+/// valid while the owning tree lives).
+package enum ICalWalk {
+    static func children(of parent: OpaquePointer, kind: icalcomponent_kind) -> [OpaquePointer] {
+        var result: [OpaquePointer] = []
+        var child = icalcomponent_get_first_component(parent, kind)
+        while let c = child {
+            result.append(c)
+            child = icalcomponent_get_next_component(parent, kind)
+        }
+        return result
+    }
+
+    package static func properties(of component: OpaquePointer) -> [OpaquePointer] {
+        var result: [OpaquePointer] = []
+        var prop = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
+        while let p = prop {
+            result.append(p)
+            prop = icalcomponent_get_next_property(component, ICAL_ANY_PROPERTY)
+        }
+        return result
+    }
+
+    /// Copies a string libical returns from its ring buffer (never freed by us).
+    package static func copy(_ s: UnsafePointer<CChar>?) -> String? {
+        guard let s else { return nil }
+        return String(cString: s)
+    }
+
+    static func parameter(_ prop: OpaquePointer, _ kind: icalparameter_kind) -> OpaquePointer? {
+        icalproperty_get_first_parameter(prop, kind)
+    }
+}

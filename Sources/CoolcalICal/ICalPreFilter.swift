@@ -1,0 +1,366 @@
+import Foundation
+import CoolcalModel
+
+/// A byte-level pre-filter: drops the top-level VEVENTs of a VCALENDAR that provably
+/// cannot reach a window, so libical parses only what may matter. It never parses
+/// iCalendar itself: a block is dropped only when it is *simple* — balanced
+/// BEGIN/END lines, no RDATE/EXRULE/RECURRENCE-ID, one unfolded DTSTART (and at most
+/// one unfolded DTEND or DURATION) in the plain forms `20220820`, `20220820T080000`,
+/// `20220820T080000Z` with no parameters but TZID and VALUE — and everything it can
+/// produce, widened by a day either way for a time not in UTC (or, for a TZID naming
+/// a system zone, by that zone's own offsets: `ICalPreFilter+Zones`), ends before the
+/// window or starts after it. A recurring event counts only when every RRULE has an end that is cheap to
+/// bound (UNTIL; or COUNT on a rule that yields one instance per period) or when it
+/// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. An event
+/// holding what `ICalReader`'s own text scan for VTIMEZONE offsets would read — a
+/// VTIMEZONE, a TZ… line, a lone CR (which that scan takes for a line end) — is kept.
+/// A file whose components libical might delimit otherwise than the filter — a BEGIN
+/// or END line in any but the plain `BEGIN:NAME` form (libical's END closes whatever
+/// is open, `END:` and `END;X=1:…` included), a folded one, bad nesting, no complete
+/// top-level component (libical then returns nothing) — is passed whole. Anything
+/// else is kept: when in doubt, parse. Each dropped event leaves its revision (UID,
+/// RECURRENCE-ID, SEQUENCE, DTSTAMP, LAST-MODIFIED: `skippedRevisions`), so that a newer
+/// revision outside the window still hides an older one inside it; one whose UID or
+/// revision lines it cannot read as libical does is kept.
+///
+/// The contract, for the window filtered for: the filtered read gives the same
+/// occurrences as the full parse (uid, recurrence id, start, end, summary, busy), and
+/// throws exactly when the full parse throws, with the same message. Its warnings are
+/// a subset of the full parse's (as sets: a warning is reported once): the full parse
+/// may warn more — about the dropped events themselves, or because libical recovers
+/// differently from a garbled event once a well-formed neighbour is gone — but a
+/// warning only the filtered read gives is a bug. `PreFilterTests` checks it on
+/// generated calendars (where the warnings are even equal) and the `FuzzPreFilter`
+/// harness on any bytes. The one intended exception is size: a file larger than
+/// `ICalReader.maxParseBytes` is refused whole but may be read through the filter.
+public struct ICalPreFilter {
+    /// Slack for wall-clock values read in some zone: every UTC offset is within a day
+    /// (−12 h to +14 h), and unknown or floating zones are read in `--tz`, another zone.
+    package static let margin: Int64 = 86_400
+
+    /// Every window an event is kept for; dropped only when it can reach none of them,
+    /// so the contract holds for each (`merge` reads for many).
+    package var windows: [TimeWindow]
+    package var out: [UInt8] = []
+    /// Where each VEVENT kept so far lies in `out` (until `finish` merges the held overrides in).
+    package var keptEvents: [Range<Int>] = []
+    /// The start of a line that the previous chunk cut.
+    package var carry: [UInt8] = []
+    /// The bytes of the VEVENT being read that came in earlier pieces.
+    package var pending: [UInt8] = []
+    /// Where the VEVENT being read starts in the current piece: its bytes are copied
+    /// only if it is kept (most are not) or the piece ends inside it.
+    package var blockStart: UnsafePointer<UInt8>?
+    package var lineEnd: UnsafePointer<UInt8>?
+    private var inPiece = false
+    package var stack: [UInt64] = []
+    /// The VEVENT being read, when `blockOpen`: stored unwrapped, as the tag of a
+    /// `Block?` was an out-of-line call at each use (three per line). `block` is the two
+    /// as one optional, for code that is not per line.
+    private var current = Block()
+    private var blockOpen = false
+    package var block: Block? {
+        get { blockOpen ? current : nil }
+        set {
+            blockOpen = newValue != nil
+            current = newValue ?? Block()
+        }
+    }
+    package var previousWasTimeLine = false
+    /// Set when the file has something the filter cannot bound — a `RANGE` on a
+    /// RECURRENCE-ID (an override that moves a whole series by any amount), a property
+    /// name cut by a fold, a VTIMEZONE offset beyond the margin: then nothing is
+    /// dropped and the caller parses the whole file.
+    package var giveUp = false
+    /// Overrides that may be dropped, decided at the end when every master with their
+    /// UID is known (a master later in the file counts too).
+    package var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
+    /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
+    /// While a VEVENT is read, it also holds that event's UID bytes (staged).
+    public internal(set) var skippedRevisions = ICalSkippedRevisions()
+    /// False: `skippedRevisions` stays empty (a read that only checks the text).
+    package var keepsRevisions = true
+
+    /// True when the physical line before a continuation ended inside a property name.
+    package var previousNameOpen = false
+    /// Each master seen (by a hash of its UID), in order: the longest its first instance
+    /// can be, or nil when it cannot be judged. An override is dropped only when its
+    /// master's instance at RECURRENCE-ID cannot reach the window either; `finish` looks
+    /// up only the UIDs of the overrides held (few), so this is a list, not a dictionary.
+    package var masters: [(uid: UInt64, length: Int64?)] = []
+    package var previousWasUID = false
+    /// True after a BEGIN or END line: a fold would change the component libical sees.
+    package var previousWasMarker = false
+    /// Set when an END closed a top-level component. Without one libical's parse is
+    /// empty and the error message is computed from the text itself: judge nothing.
+    package var completedTopLevel = false
+
+    /// The file's top-level VTIMEZONEs as read so far, and the zones that bounded events.
+    package var zones = ZoneScan()
+
+    /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
+    /// this scan finds them (one scan of the bytes for both).
+    package var shape: ICalReader.InputShape?
+
+    public init(window: TimeWindow) {
+        windows = [window]
+    }
+
+    package init(window: TimeWindow, shape: ICalReader.InputShape) {
+        self.init(window: window)
+        self.shape = shape
+    }
+
+    /// Keeps what may reach any of `windows` (at least one).
+    package init(windows: [TimeWindow], shape: ICalReader.InputShape) {
+        self.init(window: windows.first ?? TimeWindow(start: 0, end: 1), shape: shape)
+        if windows.count > 1 { self.windows = windows }
+    }
+
+    /// Whether the block can reach one of the windows; nil when it cannot be judged.
+    package func reachesAny(_ b: Block) -> Bool? {
+        for w in windows {
+            guard let r = b.reaches(w) else { return nil }
+            if r { return true }
+        }
+        return false
+    }
+
+    /// This scan as it stands, to go on with where the dropped events' revisions are not
+    /// wanted (a read-back, `ScanCheckpoint`): those kept so far are let go.
+    package func withoutRevisions() -> ICalPreFilter {
+        var copy = self
+        copy.keepsRevisions = false
+        copy.skippedRevisions = []
+        return copy
+    }
+
+    /// Filters a whole calendar in memory (the input itself when it cannot be judged).
+    public static func filter(_ data: Data, window: TimeWindow) -> Data {
+        filterKeepingRevisions(data, window: window).kept
+    }
+
+    /// `filter`, and the revisions of the events it dropped.
+    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: ICalSkippedRevisions) {
+        var filter = ICalPreFilter(window: window)
+        data.withUnsafeBytes { filter.feed($0) }
+        guard let kept = filter.finish() else { return (data, []) }
+        return (kept, filter.skippedRevisions)
+    }
+
+    /// Takes the next piece of the file; lines may be cut anywhere.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count > 0 else { return }
+        shape?.seeChunk(UnsafeRawPointer(base), chunk)
+        var pos = 0
+        if !carry.isEmpty {
+            guard let nl = memchr(base, 0x0A, chunk.count) else {
+                shape?.segment(base, 0, chunk.count, endsLine: false)
+                carry.append(contentsOf: UnsafeBufferPointer(start: base, count: chunk.count))
+                return
+            }
+            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            shape?.segment(base, 0, end - 1, endsLine: true)
+            carry.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
+            let line = carry
+            carry.removeAll(keepingCapacity: true)
+            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+            pos = end
+        }
+        inPiece = true
+        while pos < chunk.count {
+            guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
+                shape?.segment(base, pos, chunk.count, endsLine: false)
+                carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
+                break
+            }
+            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
+            shape?.segment(base, pos, end - 1, endsLine: true)
+            handle(base + pos, end - pos)
+            pos = end
+        }
+        inPiece = false
+        if let start = blockStart {
+            pending.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: base + pos)))
+            blockStart = nil
+        }
+    }
+
+    /// Everything kept, in the original order; nil when the file must be parsed whole.
+    public mutating func finish() -> Data? {
+        if !carry.isEmpty {
+            let line = carry
+            carry = []
+            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+        }
+        out += pending
+        pending = []
+        // A VTIMEZONE the file never closed: not read.
+        if stack.count >= 2 && stack[0] == Self.vcalendar && stack[1] == Self.vtimezone {
+            zones.readable = false
+            zones.end(giveUp: &giveUp)
+        }
+        if giveUp || !completedTopLevel { return nil }
+        var merged: [UInt8] = []
+        merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
+        // For each UID of a held override: the longest first instance of all its masters
+        // (nil inside when one cannot be judged; no entry when it has none).
+        var masterLengths: [UInt64: Int64?] = [:]
+        if !heldOverrides.isEmpty {
+            let wanted = Set(heldOverrides.map(\.uid))
+            for master in masters where wanted.contains(master.uid) {
+                if let previous = masterLengths[master.uid] {
+                    masterLengths[master.uid] = .some(previous.flatMap { p in master.length.map { max(p, $0) } })
+                } else {
+                    masterLengths[master.uid] = .some(master.length)
+                }
+            }
+        }
+        var at = 0
+        for held in heldOverrides {
+            // Dropped only when every master of the UID is known and its instance at
+            // RECURRENCE-ID misses the window too.
+            if let known = masterLengths[held.uid], let length = known,
+               windows.allSatisfy({ held.rid + held.slack + length < $0.start || held.rid - held.slack > $0.end }) {
+                if keepsRevisions { skippedRevisions.append(held.revision) }
+                continue
+            }
+            merged += out[at..<held.at]
+            merged += held.bytes
+            at = held.at
+        }
+        skippedRevisions.index()
+        merged += out[at...]
+        return Data(merged)
+    }
+
+    /// One line, with its line ending.
+    ///
+    /// This loop does not use `ContentLines`, on purpose: it sees every physical line of
+    /// files of hundreds of MB, piece by piece as `feed` gets them (a line may span two
+    /// pieces), and must not copy or allocate per line; and its fold rules are its own
+    /// (a fold after a BEGIN/END line or inside a property name gives up the whole file;
+    /// a lone CR is looked for because `ICalReader`'s zone scan ends lines there). Its
+    /// line ends are the same: LF, a CR before it stripped. It upper-cases with
+    /// `ContentLines.upper`, which inlines.
+    private mutating func handle(_ p: UnsafePointer<UInt8>, _ full: Int) {
+        var contentEnd = full
+        if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
+        if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        let bytes = UnsafeBufferPointer(start: p, count: full)
+        lineEnd = p + full
+        let first = full > 0 ? p[0] : 0
+        // Whether a VEVENT is open (`current` is it). Only a BEGIN or END line changes it.
+        let open = blockOpen
+        if !open, stack.count >= 2, stack[1] == Self.vtimezone, stack[0] == Self.vcalendar { zones.see(p, contentEnd, depth: stack.count) }
+        // `ICalReader` also reads the text itself for VTIMEZONE offsets, and ends lines at
+        // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
+        // what it reads is the same in the filtered text. (Asked only while the event may
+        // still be dropped.)
+        if open, current.simple, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { current.simple = false }
+        if first == 0x20 || first == 0x09 {
+            // A folded continuation: of a time line, that block is not simple; after a
+            // line that ended inside the property name, no line can be classified.
+            if previousWasTimeLine, open { current.simple = false }
+            if previousWasUID, open {
+                current.uid = nil
+                if contentEnd > 1 { skippedRevisions.stage(p + 1, contentEnd - 1) }
+            }
+            if previousNameOpen || previousWasMarker { giveUp = true }
+            emit(bytes, open: open)
+            return
+        }
+        previousWasTimeLine = false
+        previousWasUID = false
+        previousWasMarker = false
+        let nameEnd = ICalPreFilter.nameEnd(p, contentEnd)
+        previousNameOpen = nameEnd == contentEnd
+        let upperFirst = ContentLines.upper(first)
+        let marker = upperFirst == 0x42 || upperFirst == 0x45 ? ICalPreFilter.marker(p, contentEnd) : nil
+        if let marker {
+            previousWasMarker = true
+            if marker.name == nil {
+                // libical's BEGIN or END in an odd form (`END:`, `END;X=1:VEVENT`,
+                // `BEGIN :VEVENT`, `BEGIN:VEVENT,X`): it opens or closes *some*
+                // component, whatever the name; judge nothing.
+                giveUp = true
+                emit(bytes, open: open)
+                return
+            }
+        }
+        if let marker, marker.begin, let name = marker.name {
+            if marker.calendar && !stack.isEmpty { giveUp = true }
+            if stack.count == 1 && stack[0] == Self.vcalendar && name == Self.vevent && !open {
+                current = Block()
+                blockOpen = true
+                if inPiece { blockStart = p }
+            } else if open {
+                current.inner.append(name)
+                if name == Self.vtimezone { current.simple = false }
+            }
+            if !open && name == Self.vtimezone && stack.count == 1 && stack[0] == Self.vcalendar { zones.begin() }
+            stack.append(name)
+            emit(bytes, open: blockOpen)
+        } else if let marker, let name = marker.name {
+            emit(bytes, open: open)
+            if open {
+                if current.inner.isEmpty {
+                    if name == Self.vevent, stack.last == Self.vevent {
+                        var b = Block()
+                        swap(&b, &current)
+                        close(b)
+                    } else {
+                        abandon()
+                    }
+                    blockOpen = false
+                } else if current.inner.last == name {
+                    current.inner.removeLast()
+                } else {
+                    abandon()
+                }
+            }
+            if stack.last == name {
+                if !open && name == Self.vtimezone && stack.count == 2 && stack[0] == Self.vcalendar { zones.end(giveUp: &giveUp) }
+                stack.removeLast()
+                if stack.isEmpty { completedTopLevel = true }
+            } else {
+                // Badly nested: libical recovers in its own way, which depends on the
+                // neighbours too. Judge nothing in such a file.
+                stack.removeAll()
+                giveUp = true
+            }
+        } else {
+            if upperFirst == 0x54 {
+                if ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
+                // TZID, TZOFFSETFROM, TZOFFSETTO… in an event: see the lone CR above.
+                if open, contentEnd > 1, ContentLines.upper(p[1]) == 0x5A { current.simple = false }
+            }
+            // A name that only Unicode upper-casing makes BEGIN (`BEGıN`), read that way
+            // by the same text scan.
+            if upperFirst == 0x42, open, contentEnd > 1, (1..<min(contentEnd, 8)).contains(where: { p[$0] >= 0x80 }) {
+                current.simple = false
+            }
+            if open, current.inner.isEmpty {
+                if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
+                    current.uid = Self.nameHash(p + 4, contentEnd - 4)
+                    if current.uidLines == 0 { skippedRevisions.unstage() }
+                    skippedRevisions.stage(p + 4, contentEnd - 4)
+                    current.uidLines += 1
+                    previousWasUID = true
+                } else {
+                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
+                }
+            }
+            emit(bytes, open: open)
+        }
+    }
+
+    /// `open`: whether a VEVENT is being read (`block != nil`).
+    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, open: Bool) {
+        if !open {
+            out.append(contentsOf: bytes)
+        } else if blockStart == nil {
+            pending.append(contentsOf: bytes)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import CoolcalModel
+/// A DATE or DATE-TIME value as written in a calendar, before any zone is applied.
+public struct ICalTime: Hashable, Sendable {
+    /// How the wall-clock fields are to be read.
+    public enum Reference: Hashable, Sendable {
+        case utc
+        case floating
+        case zoned(String)
+    }
+
+    public var fields: CivilDateTime
+    public var isDate: Bool
+    public var reference: Reference
+
+    public init(fields: CivilDateTime, isDate: Bool, reference: Reference) {
+        self.fields = fields
+        self.isDate = isDate
+        self.reference = isDate ? .floating : reference
+    }
+
+    /// The TZID this value names, if any.
+    public var tzid: String? {
+        if case .zoned(let id) = reference { return id }
+        return nil
+    }
+}
+
+/// An iCalendar DURATION: weeks and days are nominal (wall clock), the rest exact.
+public struct ICalDuration: Hashable, Sendable {
+    public var negative: Bool
+    public var days: Int
+    public var seconds: Int
+
+    public init(negative: Bool = false, days: Int, seconds: Int) {
+        self.negative = negative
+        self.days = days
+        self.seconds = seconds
+    }
+}
+
+/// An RDATE value: a start, or a period with its own end or duration.
+public enum ICalRecurrenceDate: Hashable, Sendable {
+    case time(ICalTime)
+    case period(start: ICalTime, end: ICalTime)
+    case periodDuration(start: ICalTime, duration: ICalDuration)
+
+    public var start: ICalTime {
+        switch self {
+        case .time(let t), .period(let t, _), .periodDuration(let t, _): return t
+        }
+    }
+}
+
+/// An attendee's address and participation status.
+public struct ICalAttendee: Hashable, Sendable {
+    public var address: String
+    public var partstat: String?
+}
+
+/// Everything coolcal reads from one VEVENT, as plain Swift values.
+public struct ICalEvent: Sendable {
+    public var uid: String?
+    public var summary: String?
+    public var status: String?
+    public var transparent: Bool = false
+    public var start: ICalTime?
+    public var end: ICalTime?
+    public var duration: ICalDuration?
+    public var recurrenceID: ICalTime?
+    public var thisAndFuture: Bool = false
+    /// RRULE texts exactly as libical re-serializes them.
+    public var rules: [ICalRule] = []
+    public var rdates: [ICalRecurrenceDate] = []
+    public var exdates: [ICalTime] = []
+    public var attendees: [ICalAttendee] = []
+    public var inviteID: String?
+    public var sequence: Int?
+    /// DTSTAMP: when the organizer made this version (iTIP orders versions by SEQUENCE, then this).
+    public var stamp: ICalTime?
+    /// LAST-MODIFIED: orders revisions of one event after SEQUENCE and DTSTAMP.
+    public var lastModified: ICalTime?
+    /// ORGANIZER's calendar address, as written (`mailto:…`).
+    public var organizer: String?
+    /// Problems libical reported inside this event (X-LIC-ERROR), verbatim.
+    public var problems: [String] = []
+    /// True when the event has a `TRANSP` property (either value).
+    public var hasTransp = false
+    /// Outlook's `X-MICROSOFT-CDO-BUSYSTATUS` and `-INTENDEDSTATUS`, trimmed and
+    /// upper-cased (`FREE`, `TENTATIVE`, `BUSY`, `OOF`…).
+    public var busyStatus: String?
+    public var intendedStatus: String?
+
+    public init() {}
+
+    /// True when this event has any recurrence of its own.
+    public var isRecurring: Bool { !rules.isEmpty || !rdates.isEmpty }
+}
+
+/// A parsed calendar: its display properties, events and time zones.
+public struct ICalCalendar {
+    public var name: String?
+    public var color: String?
+    /// iTIP `METHOD` (REQUEST, CANCEL…), upper-cased; nil in a plain calendar.
+    public var method: String?
+    public var events: [ICalEvent] = []
+    public var zones: ZoneBook
+    /// The revision stamps of the events the pre-filter dropped, so that a newer
+    /// revision outside the window still hides an older one inside it.
+    public var skippedRevisions = ICalSkippedRevisions()
+    /// What reading skipped and why (a component over a cap, a zone ignored), each
+    /// naming the file; given with the file's occurrences.
+    public var warnings: [String] = []
+
+    public init(zones: ZoneBook) {
+        self.zones = zones
+    }
+}
+
+/// What orders the revisions of one event (one UID, one RECURRENCE-ID or none):
+/// RFC 5545 §3.8.7.4 SEQUENCE, then DTSTAMP, then LAST-MODIFIED (each wall-clock
+/// fields read as UTC seconds; absent is lowest, SEQUENCE absent is 0).
+public struct ICalRevision: Hashable, Sendable {
+    public var uid: String
+    public var recurrenceID: ICalTime?
+    public var sequence: Int
+    public var stamp: Int64?
+    public var lastModified: Int64?
+
+    public init(uid: String, recurrenceID: ICalTime?, sequence: Int, stamp: Int64?, lastModified: Int64?) {
+        self.uid = uid
+        self.recurrenceID = recurrenceID
+        self.sequence = sequence
+        self.stamp = stamp
+        self.lastModified = lastModified
+    }
+
+    /// The revision of an event read in full; nil without a UID.
+    public init?(_ event: ICalEvent) {
+        guard let uid = event.uid else { return nil }
+        self.init(uid: uid, recurrenceID: event.recurrenceID, sequence: event.sequence ?? 0,
+                  stamp: event.stamp?.fields.secondsAsUTC, lastModified: event.lastModified?.fields.secondsAsUTC)
+    }
+
+    /// True when `self` is a later revision than `other`.
+    public func isNewer(than other: ICalRevision) -> Bool {
+        if sequence != other.sequence { return sequence > other.sequence }
+        if stamp != other.stamp { return (stamp ?? .min) > (other.stamp ?? .min) }
+        return (lastModified ?? .min) > (other.lastModified ?? .min)
+    }
+}

@@ -1,0 +1,74 @@
+import CoolcalModel
+/// An invitation: the push payload's fields, or an iTIP REQUEST's first VEVENT.
+public struct Invite: Equatable, Sendable {
+    /// The payload's integer `id`, or an iTIP invitation's UID.
+    public enum ID: Equatable, Hashable, Sendable {
+        case number(Int64)
+        case uid(String)
+
+        public var text: String {
+            switch self {
+            case .number(let n): return String(n)
+            case .uid(let s): return s
+            }
+        }
+    }
+
+    public var id: ID
+    public var title: String
+    /// A UTC instant, or a date for all-day invitations.
+    public var start: OccurrenceTime
+    /// Exclusive end: a UTC instant, or the day after the last day.
+    public var end: OccurrenceTime
+    /// Where it came from, for messages (`<stdin>` for `-`).
+    public var source: String
+    /// An iTIP file's METHOD (REQUEST, PUBLISH, CANCEL), nil for a push payload or a
+    /// file without one.
+    public var method: String? = nil
+    /// The e-mail it arrived in, nil when INVITE was a bare file.
+    public var mail: MailHeaders? = nil
+
+    /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
+    public var isCancellation: Bool { method == "CANCEL" }
+
+    /// A recurring iTIP invitation's instances within `ITIPInvite.horizonDays` of
+    /// the first (the first is `start`/`end`); empty for a single invitation.
+    public var instances: [InviteInstance] = []
+
+    /// What `conflicts` checks: every instance, or the invitation itself.
+    public var checked: [InviteInstance] {
+        instances.isEmpty ? [InviteInstance(start: start, end: end)] : instances
+    }
+
+    /// The first instance alone (for free-slot suggestions and notifications).
+    public var first: Invite {
+        var single = self
+        single.instances = []
+        return single
+    }
+
+    public var allDay: Bool {
+        if case .date = start { return true }
+        return false
+    }
+}
+
+/// One instance of a recurring invitation.
+public struct InviteInstance: Equatable, Sendable {
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+}
+
+/// An invitation that cannot be used, naming the file and field.
+public struct InviteError: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    public var message: String
+
+    public var description: String { "\(file): \(message)" }
+
+    /// The memberwise initializer, for the targets above.
+    package init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+}

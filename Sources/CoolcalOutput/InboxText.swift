@@ -1,0 +1,140 @@
+import Foundation
+import CoolcalModel
+import CoolcalState
+import CoolcalSupport
+
+/// The inbox as the app showed it: unread marker, your answer (✓ accepted, ✗ declined,
+/// ? tentative, ✎ commented, · unanswered; `+ x ? # .` without UTF-8), title (or
+/// `---`), date range, how long ago it arrived, a stable colour per invitation on a
+/// terminal.
+package struct InboxText {
+    package let style: TextStyle
+    package let now: Date
+
+    package func render(_ entries: [InboxEntry]) -> String {
+        guard !entries.isEmpty else { return "You have no invitations\n" }
+        let dates = DateText(style: style)
+        var out = ""
+        // The local number (what `inbox open N` and every INVITE operand take), right-aligned.
+        let width = entries.map { String($0.number).count }.max() ?? 1
+        for e in entries {
+            let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
+            let marker = e.read ? " " : (style.unicode ? "●" : "*")
+            let title = e.title.isEmpty ? "---" : style.printable(e.title)
+            var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            if let from = e.mail?.from { line += "  from " + style.printable(from) }
+            out += style.paint(line, InboxText.colour(for: e)) + "\n"
+        }
+        out += dates.zoneLine + "\n"
+        let unread = entries.filter { !$0.read }.count
+        out += unread == 0 ? "You have no unread invitations\n"
+            : "You have \(unread) unread invitation\(unread == 1 ? "" : "s")\n"
+        return out
+    }
+
+    package func render(_ e: InboxEntry) -> String {
+        let dates = DateText(style: style)
+        return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
+            + "\n  " + dates.zoneLine + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
+            + "  " + InboxText.mark(e.answer, style) + " " + InboxText.answerWord(e.answer) + "\n"
+            + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
+            + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
+    }
+
+    /// How an answer is marked, in `inbox` and `responses`.
+    package static func mark(_ answer: Answer?, _ style: TextStyle) -> String {
+        switch answer {
+        case .accepted?: return style.paint(style.unicode ? "✓" : "+", "32")
+        case .declined?: return style.paint(style.unicode ? "✗" : "x", "31")
+        case .tentative?: return style.paint("?", "33")
+        case .comment?: return style.unicode ? "✎" : "#"
+        case nil: return style.unicode ? "·" : "."
+        }
+    }
+
+    /// The `answer` field of `inbox --json`, and what `inbox open` says.
+    package static func answerWord(_ answer: Answer?) -> String {
+        switch answer {
+        case .comment?: return "commented"
+        case let answer?: return answer.rawValue
+        case nil: return "unanswered"
+        }
+    }
+
+    /// "2 hours ago", in the output locale.
+    package func ago(_ date: Date) -> String {
+        date.formatted(Date.RelativeFormatStyle(presentation: .named, unitsStyle: .wide, locale: style.locale,
+                                                calendar: .current, capitalizationContext: .standalone))
+    }
+
+    /// A stable colour from a hash of the invitation's text (FNV-1a, not Swift's
+    /// per-process randomised hash).
+    package static func colour(for e: InboxEntry) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in e.payload.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return "3\(1 + Int(h % 6))"
+    }
+
+    package static func json(_ e: InboxEntry) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(e.id)), ("title", .string(e.title)), ("start", .string(e.start.jsonString)),
+            ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
+            ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
+            ("read", .bool(e.read)), ("number", .int(e.number)),
+            ("answer", e.answer == nil ? .null : .string(answerWord(e.answer))),
+        ]
+        // Only for an invitation that arrived by e-mail (additive: a payload's entry is as before).
+        if let mail = e.mail {
+            fields.append(("from", mail.from.map(JSONValue.string) ?? .null))
+            fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
+            fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
+        }
+        return .object(fields)
+    }
+
+    package static func json(_ entries: [InboxEntry]) -> JSONValue {
+        .object([("unread", .int(Int64(entries.filter { !$0.read }.count))), ("invitations", .array(entries.map(json)))])
+    }
+
+    /// The memberwise initializer, for the targets above.
+    package init(style: TextStyle, now: Date) {
+        self.style = style
+        self.now = now
+    }
+}
+
+/// `coolcal responses`: every answer by start, ✓ accepted, ✗ declined, ? tentative, ✎ comment.
+package struct ResponsesText {
+    package let style: TextStyle
+
+    package func render(_ entries: [ResponseEntry], json: Bool) -> String {
+        if json {
+            return JSONWriter.string(.object([("responses", .array(entries.map { e in
+                .object([
+                    ("invite_id", .string(e.inviteID)), ("answer", .string(e.answer.rawValue)),
+                    ("comment", e.comment.map(JSONValue.string) ?? .null), ("title", .string(e.title)),
+                    ("start", .string(e.start.jsonString)), ("end", .string(e.end.jsonString)),
+                    ("all_day", .bool(e.allDay)),
+                    ("answered_at", .string(OccurrenceTime.instant(Int64(e.answeredAt.timeIntervalSince1970)).jsonString)),
+                    ("delivery", .string(e.delivery.rawValue)),
+                    ("mail_delivery", e.mail.map { .string($0.rawValue) } ?? .null),
+                ])
+            }))]))
+        }
+        guard !entries.isEmpty else { return "No answers yet.\n" }
+        let dates = DateText(style: style)
+        return entries.map { e in
+            let mark = InboxText.mark(e.answer, style)
+            var line = "\(mark) \(e.title.isEmpty ? "---" : style.printable(e.title))  \(dates.range(start: e.start, end: e.end))"
+            if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
+            if let mail = e.mail { line += mail == .delivered ? "  (mailed)" : "  (mail \(mail.rawValue))" }
+            if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
+            return line + "\n"
+        }.joined() + dates.zoneLine + "\n"
+    }
+
+    /// The memberwise initializer, for the targets above.
+    package init(style: TextStyle) {
+        self.style = style
+    }
+}

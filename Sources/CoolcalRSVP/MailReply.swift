@@ -1,0 +1,79 @@
+import Foundation
+import CoolcalInvite
+import CoolcalMail
+import CoolcalModel
+
+/// The answer to an iTIP invitation as an iMIP message (RFC 6047) for its organizer:
+/// the REPLY coolcal builds with libical, wrapped by Mail/ into a whole e-mail.
+public struct MailReply: Equatable, Sendable {
+    /// The message, ready for `sendmail -t`.
+    public let message: ReplyMessage
+    /// What makes the answer unique: UID, SEQUENCE, RECURRENCE-IDs and PARTSTAT; a
+    /// version is mailed once.
+    public let version: String
+
+    /// Why no message could be built.
+    public enum Failure: Error, CustomStringConvertible, Equatable {
+        /// The addresses given (`--me`) cannot be used.
+        case usage(String)
+        /// The invitation cannot be answered by mail (names the file).
+        case data(InviteError)
+
+        public var description: String {
+            switch self {
+            case .usage(let message): return message
+            case .data(let error): return error.description
+            }
+        }
+    }
+
+    /// Whether the invitation can be answered by mail at all: an iTIP message with an ORGANIZER.
+    public static func hasOrganizer(_ file: InvitationFile) -> Bool {
+        file.message?.organizer != nil
+    }
+
+    /// The answer `partstat` (ACCEPTED, DECLINED, TENTATIVE) of the first of `me` that
+    /// is an attendee, from the first `me` address (with that attendee's CN) to the
+    /// organizer; `In-Reply-To` the invitation's e-mail when it came as one.
+    public init(_ file: InvitationFile, me: [String], partstat: String, comment: String?, now: Date,
+                domain: String) throws(Failure) {
+        let invite = file.invite
+        func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
+        guard let itip = file.message else {
+            throw data("is a push payload; a REPLY answers an iCalendar invitation")
+        }
+        guard let organizer = itip.organizer else { throw data("has no ORGANIZER to send the answer to") }
+        guard let to = MailAddress(calendarAddress: organizer.address, name: organizer.name) else {
+            throw data("ORGANIZER '\(PrintableText.clean(organizer.address, keepNewlines: false))' is not a mail address")
+        }
+        guard let mine = me.first else { throw .usage("missing --me ADDRESS (the attendee you answer as; or 'me' in the config)") }
+        let attendee = itip.attendee(me: me)
+        guard let from = MailAddress(calendarAddress: mine, name: attendee?.name) else {
+            throw .usage("--me '\(PrintableText.clean(mine, keepNewlines: false))' is not a mail address")
+        }
+        guard let calendar = itip.reply(me: me, partstat: partstat, comment: comment, now: now) else {
+            let listed = itip.attendees.map { PrintableText.clean($0, keepNewlines: false) }
+            let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
+            throw data("\(me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")
+        }
+        let (word, sentence) = Self.words(partstat)
+        let who = from.name ?? from.address
+        var text = "\(who) has \(sentence) this invitation."
+        if let comment { text += "\n\n" + comment }
+        let title = invite.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        message = ReplyMessage(from: from, to: to, subject: "\(word): \(title.isEmpty ? "(no title)" : title)", date: now,
+                               messageID: ReplyMessage.messageID(domain: domain), inReplyTo: invite.mail?.messageID,
+                               text: text, calendar: calendar)
+        let v = itip.version
+        version = [itip.uid, String(v.sequence), v.recurrenceIDs.joined(separator: ","), partstat].joined(separator: "|")
+    }
+
+    /// The subject's word and the text part's verb for a PARTSTAT.
+    package static func words(_ partstat: String) -> (String, String) {
+        switch partstat {
+        case "DECLINED": return ("Declined", "declined")
+        case "TENTATIVE": return ("Tentative", "tentatively accepted")
+        default: return ("Accepted", "accepted")
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import CoolcalMail
+import CoolcalState
+import CoolcalSupport
+
+/// Sends what waits in a state's outbox to the server, in the order it was queued.
+///
+/// Only a 2xx removes an entry, so nothing is lost; a 4xx keeps it as failed with the
+/// reason; anything temporary leaves it queued for the next run. Only one drainer
+/// per state directory runs at a time (a `FileLock` on `outbox.lock` beside the database), so two
+/// overlapping coolcal processes never send the same entry twice.
+public struct OutboxDrainer {
+    /// What one `drain` did.
+    public struct Summary: Equatable, Sendable {
+        /// Entries the server acknowledged in this run.
+        public var delivered = 0
+        /// Entries the server refused (4xx) in this run; they stay in the outbox as failed.
+        public var failed = 0
+        /// Entries still queued after this run.
+        public var queued = 0
+        /// Why the run stopped before the end of the queue (server unreachable, timed
+        /// out, rate-limited), credentials redacted; nil when every entry was tried.
+        public var stopReason: String?
+        /// True when the server answered 401 or 403: the credentials need fixing.
+        public var denied = false
+        /// True when another coolcal was already draining this outbox, so this run sent nothing.
+        public var skipped = false
+        /// Mail replies a sendmail took in this run.
+        public var mailed = 0
+        /// Mail replies whose sendmail failed for good in this run (kept as failed).
+        public var mailFailed = 0
+        /// Mail replies still queued after this run.
+        public var mailQueued = 0
+        /// Why mail stopped for this run (the sendmail's exit 75 and message).
+        public var mailStopReason: String?
+
+        /// All zero: nothing happened yet.
+        public init() {}
+    }
+
+    /// The state whose outbox is sent.
+    public let store: StateStore
+    /// The server connection, with its timeouts; nil when no server is configured
+    /// (server entries then wait).
+    public let client: RSVPClient?
+    /// The sendmail that delivers mail replies; nil leaves them queued.
+    public var sendmail: Sendmail?
+
+    /// - Parameters: see `RSVPClient` for the timeouts.
+    public init(store: StateStore, server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
+        self.init(store: store, client: RSVPClient(server: server, requestTimeout: requestTimeout,
+                                                   resourceTimeout: resourceTimeout))
+    }
+
+    /// A drainer with a client set up by the caller (tests use short timeouts), or
+    /// none (mail only); `sendmail` delivers the mail replies.
+    public init(store: StateStore, client: RSVPClient?, sendmail: Sendmail? = nil) {
+        self.store = store
+        self.client = client
+        self.sendmail = sendmail
+    }
+
+    /// The lock file that keeps drainers of one state directory from overlapping.
+    public var lockPath: String { store.directory + "/outbox.lock" }
+
+    /// Sends every queued entry once.
+    ///
+    /// When the server cannot be reached (no HTTP answer, or 408/425/429), the run
+    /// stops: every further request would wait out the same timeout. A 5xx is about
+    /// one request, so the run goes on, but skips later entries for the same
+    /// invitation, which must not overtake it (a decline must not arrive before the
+    /// accept it replaces).
+    /// - Parameter lockTimeout: how long to wait for another drainer; 0 (cron) skips at once.
+    /// - Throws: `SQLiteError`/`StateError` when the state cannot be read or updated.
+    public func drain(lockTimeout: TimeInterval = 0) throws -> Summary {
+        var summary = Summary()
+        let lock: FileLock
+        do throws(FileLock.Failure) {
+            lock = try FileLock(exclusive: lockPath, permissions: 0o600, timeout: lockTimeout)
+        } catch .wouldBlock {
+            summary.skipped = true
+            return try summary.withQueued(from: store)
+        } catch .cannotOpen(let error) {
+            throw StateError(kind: .cannotCreate, path: lockPath, message: "cannot open the outbox lock: \(error)")
+        } catch .cannotLock(let error) {
+            throw StateError(kind: .io, path: lockPath, message: "cannot lock the outbox: \(error)")
+        }
+        // Held until the last entry is settled; released (also on a throw) on the way out.
+        defer { lock.unlock() }
+
+        // Read under the lock: entries another drainer delivered meanwhile are gone.
+        let queue = try store.outbox().filter { $0.state == .queued }
+        var heldBack = Set<String>()
+        var serverStopped = false
+        for entry in queue {
+            if entry.channel == .mail {
+                try deliverMail(entry, &summary)
+                continue
+            }
+            guard let client, !serverStopped else { continue }
+            if heldBack.contains(entry.inviteID) { continue }
+            switch client.send(entry) {
+            case .delivered:
+                try store.markDelivered(entry.key)
+                summary.delivered += 1
+            case .refused(let status, let reason):
+                try store.markFailed(entry.key, reason: reason)
+                summary.failed += 1
+                if status == 401 || status == 403 { summary.denied = true }
+            case .retryLater(let status, let reason):
+                try store.recordAttempt(entry.key, error: reason)
+                if status == nil || status == 408 || status == 425 || status == 429 {
+                    summary.stopReason = reason
+                    serverStopped = true
+                    continue
+                }
+                heldBack.insert(entry.inviteID)
+            }
+        }
+        return try summary.withQueued(from: store)
+    }
+
+    /// One mail reply through the sendmail: taken (leaves the outbox, remembered as
+    /// sent), exit 75 (stays queued; no more mail this run), any other failure (kept
+    /// as failed, never retried by itself).
+    private func deliverMail(_ entry: OutboxEntry, _ summary: inout Summary) throws {
+        guard let sendmail, summary.mailStopReason == nil else { return }
+        switch sendmail.send(entry.body) {
+        case .sent:
+            try store.markDelivered(entry.key)
+            summary.mailed += 1
+        case .retryLater(let reason):
+            try store.recordAttempt(entry.key, error: reason)
+            summary.mailStopReason = reason
+        case .failed(let reason):
+            try store.markFailed(entry.key, reason: reason)
+            summary.mailFailed += 1
+        }
+    }
+}
+
+extension OutboxDrainer.Summary {
+    /// The summary with `queued` counted from the outbox itself, which also covers
+    /// entries another coolcal queued while this run was sending.
+    fileprivate func withQueued(from store: StateStore) throws -> Self {
+        var copy = self
+        let queued = try store.outbox().filter { $0.state == .queued }
+        copy.queued = queued.filter { $0.channel == .server }.count
+        copy.mailQueued = queued.filter { $0.channel == .mail }.count
+        return copy
+    }
+}

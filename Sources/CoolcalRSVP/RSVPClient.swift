@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+import CoolcalModel
+import CoolcalState
+import CoolcalSupport
+#endif
+
+/// Tells the inviting server about one answer:
+/// `POST {server}/invitations/{id}/accept|decline|comment` with a JSON body and an
+/// `Idempotency-Key` header, synchronously, and never for longer than the timeouts
+/// (cron must not hang on a stalled server).
+public struct RSVPClient: Sendable {
+    /// What became of one request.
+    public enum Outcome: Equatable, Sendable {
+        /// 2xx: the server has it.
+        case delivered(status: Int)
+        /// The server said no for good (4xx other than 408/425/429, or an unfollowed 3xx).
+        case refused(status: Int, reason: String)
+        /// Try again later: no HTTP answer at all (`status` nil: refused, timed out,
+        /// unknown host) or a temporary one (5xx, 408, 425, 429).
+        case retryLater(status: Int?, reason: String)
+    }
+
+    /// The server as configured, possibly with `user:password@` for basic auth.
+    public let server: URL
+    /// Seconds without progress before a request is abandoned (`timeoutIntervalForRequest`).
+    public let requestTimeout: TimeInterval
+    /// Seconds a whole request may take (`timeoutIntervalForResource`), also enforced
+    /// here, because a libcurl-backed session does not always honour it.
+    public let resourceTimeout: TimeInterval
+
+    /// - Parameters: timeouts are at least one second (libcurl counts whole seconds).
+    public init(server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
+        self.server = server
+        self.requestTimeout = max(1, requestTimeout.rounded(.up))
+        self.resourceTimeout = max(self.requestTimeout, resourceTimeout)
+    }
+
+    /// True for an `http` or `https` URL with a host: the only servers coolcal talks to.
+    public static func isUsableServer(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return !(url.host ?? "").isEmpty
+    }
+
+    /// The URL without `user:password`, for every message and log line.
+    public static func redacted(_ url: URL) -> String {
+        CalendarLocation.redact(url.absoluteString, marker: "***")
+    }
+
+    /// `{server}/invitations/{id}/{method}`, the id percent-encoded as one path
+    /// segment (so `a/b` cannot walk the server's paths), without credentials.
+    public func requestURL(for answer: Answer, inviteID: String) -> URL? {
+        guard Self.isUsableServer(server),
+              var components = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return nil }
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        var base = components.percentEncodedPath
+        while base.hasSuffix("/") { base.removeLast() }
+        var segment = inviteID.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? ""
+        // `.` and `..` would be dot-segments that clients and servers resolve away.
+        if segment == "." || segment == ".." { segment = segment.replacingOccurrences(of: ".", with: "%2E") }
+        components.percentEncodedPath = base + "/invitations/" + segment + "/" + answer.method
+        return components.url
+    }
+
+    /// RFC 3986 unreserved characters; everything else in an id is percent-encoded.
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Sends one outbox entry.
+    public func send(_ entry: OutboxEntry) -> Outcome {
+        guard let answer = entry.answer else { return .refused(status: 0, reason: "\(entry.key): a mail reply, not a server request") }
+        return send(answer, inviteID: entry.inviteID, body: entry.body, idempotencyKey: entry.key)
+    }
+
+    /// Sends one answer and waits for the outcome, at most `resourceTimeout` (plus a
+    /// moment for the session to report).
+    public func send(_ answer: Answer, inviteID: String, body: String, idempotencyKey: String) -> Outcome {
+        guard let url = requestURL(for: answer, inviteID: inviteID) else {
+            return .retryLater(status: nil, reason: "\(Self.redacted(server)): not an http(s) server URL")
+        }
+        let label = "POST \(Self.redacted(url))"
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
+        if let authorization = basicAuthorization() { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
+
+        guard let reply = HTTPExchange.send(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout,
+                                            limit: 4096, overflow: .truncate) else {
+            return .retryLater(status: nil, reason: "\(label): no answer within \(HTTPExchange.seconds(resourceTimeout))")
+        }
+        if let code = reply.failure {
+            return .retryLater(status: nil, reason: "\(label): \(HTTPExchange.describe(code, requestTimeout: requestTimeout))")
+        }
+        guard let status = reply.status else {
+            return .retryLater(status: nil, reason: "\(label): no HTTP response")
+        }
+        let reason = "HTTP \(status): \(Self.snippet(reply.body))"
+        switch status {
+        case 200..<300: return .delivered(status: status)
+        case 408, 425, 429, 500...: return .retryLater(status: status, reason: reason)
+        default: return .refused(status: status, reason: reason)
+        }
+    }
+
+    /// `Basic base64(user:password)` from the URL: sent explicitly because the URL
+    /// itself goes out without credentials.
+    private func basicAuthorization() -> String? {
+        guard let components = URLComponents(url: server, resolvingAgainstBaseURL: false),
+              let user = components.user, !user.isEmpty else { return nil }
+        return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
+    }
+
+    /// The first 200 bytes of a body as one line of text (control characters become
+    /// spaces so `coolcal outbox` stays one line per entry).
+    package static func snippet(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        return flat.trimmingCharacters(in: .whitespaces)
+    }
+}

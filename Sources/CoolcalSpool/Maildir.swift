@@ -1,0 +1,89 @@
+import Foundation
+import CoolcalSupport
+import CoolcalWriting
+
+/// A Maildir as procmail, fetchmail, getmail, offlineimap and mbsync deliver it: messages
+/// in `new/` and `cur/` (`tmp/` is where deliveries are still being written, never read).
+/// A name in `cur/` carries flags after `:2,` (`S` seen, `R` replied…).
+public struct Maildir {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// One message file.
+    public struct Message: Equatable {
+        /// `new` or `cur`.
+        public let folder: String
+        /// The file name in its folder.
+        public let file: String
+        /// `new/NAME` or `cur/NAME`.
+        public var name: String { folder + "/" + file }
+        /// The flags after `:2,` (none for a message in `new/`).
+        public var flags: String { Maildir.flags(of: file) }
+    }
+
+    /// A directory with both `cur/` and `new/`.
+    public static func isMaildir(_ directory: String) -> Bool {
+        FileStatus.of(directory + "/cur")?.kind == .directory && FileStatus.of(directory + "/new")?.kind == .directory
+    }
+
+    /// The directory's real path (symbolic links resolved): the key its record and lock
+    /// have in the state, so two spellings of one Maildir share them.
+    public var realPath: String {
+        guard let resolved = realpath(directory, nil) else { return directory }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The messages of `new/` then `cur/`, each in byte order of the names; hidden files and
+    /// anything but regular files are skipped.
+    public func messages() throws -> [Message] {
+        var all: [Message] = []
+        for folder in ["new", "cur"] {
+            let path = directory + "/" + folder
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+                throw InputFileError(kind: .unreadable, path: path, reason: "cannot list the Maildir folder")
+            }
+            all += names.filter { !$0.hasPrefix(".") && FileStatus.of(path + "/" + $0)?.kind == .regular }
+                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                .map { Message(folder: folder, file: $0) }
+        }
+        return all
+    }
+
+    /// The flags of a file name: what follows `:2,`.
+    package static func flags(of file: String) -> String {
+        guard let range = file.range(of: ":2,", options: .backwards) else { return "" }
+        return String(file[range.upperBound...])
+    }
+
+    /// The name with `flag` added to its info (`:2,` + flags in ASCII order), as in `cur/`.
+    package static func name(_ file: String, adding flag: Character) -> String {
+        let base = file.range(of: ":2,", options: .backwards).map { String(file[..<$0.lowerBound]) } ?? file
+        var flags = Set(flags(of: file))
+        flags.insert(flag)
+        return base + ":2," + String(flags.sorted())
+    }
+
+    /// Marks a message seen the Maildir way: moved (renamed, never copied) to `cur/` with
+    /// `S` added. A message the mail client moved or re-flagged meanwhile is left as it is.
+    /// - Returns: the message's new name, or nil when it was no longer there.
+    @discardableResult
+    public func markSeen(_ message: Message) throws -> String? {
+        let target = Self.name(message.file, adding: "S")
+        if message.folder == "cur" && target == message.file { return message.name }
+        let from = directory + "/" + message.name
+        let to = directory + "/cur/" + target
+        // Names are unique in a Maildir; never replace a file that is there.
+        if FileStatus.of(to) != nil { return nil }
+        if rename(from, to) != 0 {
+            if Errno.current == .noSuchFileOrDirectory { return nil }
+            throw WriteError.errno(.current, path: from, doing: "cannot move into \(directory)/cur")
+        }
+        AtomicFile.syncDirectory(directory + "/cur")
+        if message.folder != "cur" { AtomicFile.syncDirectory(directory + "/" + message.folder) }
+        return "cur/" + target
+    }
+}

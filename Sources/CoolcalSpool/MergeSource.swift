@@ -1,0 +1,99 @@
+import Foundation
+import CoolcalInvite
+import CoolcalModel
+import CoolcalState
+import CoolcalSupport
+
+/// One invitation a `merge` run found in its spool: loaded, or why it could not be.
+public struct SpoolItem {
+    /// What the output calls it: the file name in a spool, `new/NAME` or `cur/NAME` in a Maildir.
+    public let name: String
+    public let loaded: Result<InvitationFile, Error>
+}
+
+/// Where `merge` takes invitations from: a plain spool directory (files, moved into
+/// `done/` and `failed/`) or a Maildir (left alone, remembered in the state). Holds the
+/// run lock from `open` until released.
+public protocol MergeSource: AnyObject {
+    /// The directory, as given.
+    var directory: String { get }
+    /// The pending invitations, in the order they are answered.
+    func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem]
+    /// Records what was done with one item (`outcome`: accepted, declined, busy, free,
+    /// cancelled, ignored, failed; `note` the JSON or reason kept for it).
+    func finish(_ name: String, failed: Bool, outcome: String, note: String) throws
+    /// `finish` of several items, in order (a plain spool syncs its directories once).
+    func finish(_ items: [MergeFinished]) throws
+    /// Releases the run lock.
+    func unlock()
+}
+
+/// One item `merge` is done with, for `MergeSource.finish`.
+public struct MergeFinished {
+    public var name: String
+    public var failed: Bool
+    public var outcome: String
+    public var note: String
+
+    /// The memberwise initializer, for the targets above.
+    package init(name: String, failed: Bool, outcome: String, note: String) {
+        self.name = name
+        self.failed = failed
+        self.outcome = outcome
+        self.note = note
+    }
+}
+
+extension MergeSource {
+    public func finish(_ items: [MergeFinished]) throws {
+        for item in items { try finish(item.name, failed: item.failed, outcome: item.outcome, note: item.note) }
+    }
+}
+
+public enum MergeSources {
+    /// A Maildir (a directory with `cur/` and `new/`), else a plain spool; the run lock is
+    /// taken before anything is listed. `state` opens the state (a Maildir's record and lock).
+    /// - Throws: 66 for a missing directory, 75 when another merge holds the lock.
+    public static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval,
+                            state: () throws -> StateStore) throws -> MergeSource {
+        if Maildir.isMaildir(directory) {
+            return try MaildirSource(Maildir(directory: directory), store: state(), mark: mark, now: now,
+                                     lockTimeout: lockTimeout)
+        }
+        let spool = Spool(directory: directory)
+        // Checked before the run lock: a missing spool is 66 naming it, not a failure
+        // to create the lock file inside it.
+        _ = try spool.pending()
+        let lock = try FileLock(path: directory + "/.coolcal-merge.lock", timeout: lockTimeout)
+        return PlainSource(spool: spool, lock: lock)
+    }
+}
+
+/// Today's spool: every pending file is an invitation; answered ones move to `done/`
+/// with a `.outcome` note, unreadable ones to `failed/` with a `.reason`.
+package final class PlainSource: MergeSource {
+    package let spool: Spool
+    package let lock: FileLock
+    package var directory: String { spool.directory }
+
+    package init(spool: Spool, lock: FileLock) {
+        self.spool = spool
+        self.lock = lock
+    }
+
+    package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
+        try spool.pending(diagnostics: diagnostics).map { name in
+            SpoolItem(name: name, loaded: Result { try InviteLoader.open(directory + "/" + name, floatingZone: floatingZone) })
+        }
+    }
+
+    package func finish(_ name: String, failed: Bool, outcome: String, note: String) throws {
+        try spool.finish(name, failed: failed, note: note)
+    }
+
+    package func finish(_ items: [MergeFinished]) throws {
+        try spool.finish(items.map { ($0.name, $0.failed, $0.note) })
+    }
+
+    package func unlock() { lock.unlock() }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import CoolcalModel
+
+/// An answer to an invitation, as stored (`rawValue`) and as sent (`method`).
+public enum Answer: String, Sendable, CaseIterable {
+    case accepted
+    case declined
+    case comment
+    /// `accept --tentative`: may attend (sent as `…/tentative`).
+    case tentative
+
+    /// The last path segment of the server request: `accept`, `decline`, `tentative`, `comment`.
+    public var method: String {
+        switch self {
+        case .accepted: return "accept"
+        case .declined: return "decline"
+        case .tentative: return "tentative"
+        case .comment: return "comment"
+        }
+    }
+
+    /// The answer for a server method name, as stored in the outbox.
+    public init?(method: String) {
+        guard let answer = Answer.allCases.first(where: { $0.method == method }) else { return nil }
+        self = answer
+    }
+}
+
+/// One received invitation in the inbox.
+public struct InboxEntry: Equatable, Sendable {
+    /// `Invite.ID.text`.
+    public var id: String
+    /// May be empty; the inbox shows `---` then.
+    public var title: String
+    /// The invitation's times as `Invite` has them (`end` exclusive).
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+    public var allDay: Bool
+    /// The payload as received (JSON text, or the iTIP text), for `inbox open`.
+    public var payload: String
+    /// When it was first received, or last re-sent with different content.
+    public var receivedAt: Date
+    /// Set by `markRead` (`coolcal inbox open ID`); a changed re-sent invitation clears it.
+    public var read: Bool
+    /// The short local number `inbox` shows: the row's id (rows are never deleted, so it stays).
+    public var number: Int64 = 0
+    /// The e-mail it arrived in (sender, subject, Message-ID), nil when it did not.
+    public var mail: MailHeaders? = nil
+    /// Its answer: the latest accept, decline or tentative, else `.comment` when only
+    /// commented on; nil when unanswered.
+    public var answer: Answer? = nil
+
+    /// Not accepted, declined or tentatively accepted (a comment is no answer):
+    /// what `inbox --unanswered` lists and `review` walks.
+    public var isUnanswered: Bool { answer == nil || answer == .comment }
+}
+
+/// Where an answer stands with the server.
+public enum Delivery: String, Sendable {
+    /// No server was configured when it was given: kept locally only.
+    case local
+    /// In the outbox, waiting for the server.
+    case queued
+    /// The server refused it (4xx); kept in the outbox with the reason.
+    case failed
+    /// The server acknowledged it (2xx).
+    case delivered
+}
+
+/// One answer given, as `coolcal responses` lists it.
+public struct ResponseEntry: Equatable, Sendable {
+    /// The idempotency key the server sees for this answer.
+    public var key: String
+    /// `Invite.ID.text`.
+    public var inviteID: String
+    public var answer: Answer
+    /// The comment given with the answer, if any (always set for `.comment`).
+    public var comment: String?
+    public var answeredAt: Date
+    /// The invitation's title and times when it was (last) answered.
+    public var title: String
+    public var start: OccurrenceTime
+    public var end: OccurrenceTime
+    public var allDay: Bool
+    /// Whether the server has it yet.
+    public var delivery: Delivery
+    /// How its REPLY by mail stands (`delivered`: handed to sendmail); nil when it
+    /// was not answered by mail.
+    public var mail: Delivery? = nil
+}
+
+/// One request waiting in (or refused from) the RSVP outbox.
+public struct OutboxEntry: Equatable, Sendable {
+    /// `queued` is retried by every run; `failed` (4xx) is kept for the user to see.
+    public enum State: String, Sendable { case queued, failed }
+
+    /// Creation order: the outbox is sent in this order.
+    public var sequence: Int64
+    /// Sent as the `Idempotency-Key` header; stable across retries.
+    public var key: String
+    /// The answer, which picks the request path (`accept`, `decline`, `comment`); nil
+    /// for a mail reply (`method` is `reply`, the partstat is inside the message).
+    public var answer: Answer?
+    /// How it is delivered: to the inviting server, or by mail through sendmail.
+    public var channel: OutboxChannel = .server
+    /// As stored: `accept`, `decline`, `comment`, or `reply` (mail).
+    public var method: String { answer?.method ?? "reply" }
+    /// `Invite.ID.text`, percent-encoded into the path when sent.
+    public var inviteID: String
+    /// The JSON request body: `{}` or `{"comment":"…"}`; for mail, the whole message.
+    public var body: String
+    public var createdAt: Date
+    /// Requests sent for it so far that did not deliver it.
+    public var attempts: Int
+    /// Why the last attempt did not deliver it, with any server credentials redacted.
+    public var lastError: String?
+    /// Queued (retried) or failed (kept for the user).
+    public var state: State
+}
+
+/// What `recordAnswer` did.
+public struct RecordedAnswer: Equatable, Sendable {
+    /// The answer's idempotency key (the same one when the answer repeats the last).
+    public var key: String
+    /// False when the answer only repeated the latest one of its kind, which changes
+    /// nothing (so re-running `accept` or `merge` after a crash is harmless).
+    public var isNew: Bool
+    /// True when the answer waits in the outbox after this call.
+    public var queued: Bool
+}
+
+/// Where an outbox entry goes.
+public enum OutboxChannel: String, Sendable {
+    /// The inviting server's RSVP endpoint.
+    case server
+    /// The organizer's mailbox, through the configured sendmail.
+    case mail
+}

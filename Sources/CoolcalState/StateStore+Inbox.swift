@@ -1,0 +1,144 @@
+import Foundation
+import CoolcalInvite
+import CoolcalModel
+
+/// The inbox of received invitations and the badge count.
+extension StateStore {
+    /// Records a received invitation.
+    ///
+    /// A re-sent invitation (same id) with a different payload replaces the stored
+    /// one and becomes unread and recent again, because it is news (new times); the
+    /// same payload again changes nothing.
+    /// - Returns: true when the invitation was not in the inbox before.
+    @discardableResult
+    public func recordInvitation(_ invite: Invite, payload: String, at date: Date) throws -> Bool {
+        let id = invite.id.text
+        let mail = { (value: String?) -> SQLiteValue in value.map(SQLiteValue.text) ?? .null }
+        let values: [SQLiteValue] = [
+            .text(id), .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),
+            .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
+            mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
+        ]
+        return try database.transaction {
+            let stored = try database.prepare("SELECT payload FROM invitations WHERE id = ?1")
+                .row([.text(id)]) { $0.text(0) }
+            switch stored {
+            case .none:
+                try database.prepare("""
+                    INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
+                                             mail_from, mail_subject, mail_message_id)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10)
+                    """).run(values)
+                return true
+            case .some(let old) where old != payload:
+                try database.prepare("""
+                    UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
+                    received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
+                    """).run(values)
+                return false
+            case .some:
+                // The same invitation, now also seen in an e-mail: keep who sent it (not news).
+                if invite.mail != nil {
+                    try database.prepare("""
+                        UPDATE invitations SET mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
+                        """).run(values)
+                }
+                return false
+            }
+        }
+    }
+
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id"#
+
+    /// Every invitation, newest first (ties: the later recorded first).
+    public func inbox() throws -> [InboxEntry] {
+        try database.transaction(.deferred) {
+            let marks = try answers()
+            return try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
+                .rows { row in
+                    var entry = try inboxEntry(row)
+                    entry.answer = marks[entry.id]
+                    return entry
+                }
+        }
+    }
+
+    /// The invitation with this id (`Invite.ID.text`), or nil.
+    public func entry(id: String) throws -> InboxEntry? {
+        try database.transaction(.deferred) {
+            try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE id = ?1")
+                .row([.text(id)]) { try inboxEntry($0) }
+                .map { found in
+                    var entry = found
+                    entry.answer = try answers()[found.id]
+                    return entry
+                }
+        }
+    }
+
+    /// The invitation an operand names: by its local number (what `inbox` shows),
+    /// else its id (a payload's id, an iTIP invitation's UID); nil when none.
+    public func entry(named key: String) throws -> InboxEntry? {
+        if let number = Int64(key), number > 0, key.allSatisfy(\.isASCII),
+           let entry = try database.transaction(.deferred, {
+               try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE rowid = ?1")
+                   .row([.integer(number)]) { try inboxEntry($0) }
+           }) {
+            return try self.entry(id: entry.id) ?? entry
+        }
+        return try entry(id: key)
+    }
+
+    /// Marks one invitation read. - Returns: false when there is no such invitation.
+    @discardableResult
+    public func markRead(id: String) throws -> Bool {
+        try database.transaction {
+            try database.prepare("UPDATE invitations SET read = 1 WHERE id = ?1").run([.text(id)])
+            // changes counts matched rows, so an already-read invitation still reports true.
+            return database.changes > 0
+        }
+    }
+
+    private func inboxEntry(_ row: SQLiteStatement) throws -> InboxEntry {
+        let id = row.text(0) ?? ""
+        return InboxEntry(
+            id: id, title: row.text(1) ?? "",
+            start: try time(row.text(2), column: "start", id: id), end: try time(row.text(3), column: "end", id: id),
+            allDay: row.int(4) != 0, payload: row.text(5) ?? "",
+            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),
+            mail: row.text(9) == nil && row.text(10) == nil && row.text(11) == nil
+                ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)))
+    }
+
+    // MARK: Badge
+
+    /// The stored badge count (never negative).
+    public var badge: Int {
+        get throws {
+            try database.transaction(.deferred) {
+                try Int(database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0)
+            }
+        }
+    }
+
+    /// Adds `n` to the badge inside one write transaction, so two notifications that
+    /// arrive together both count. The total saturates instead of overflowing and
+    /// never goes below zero. - Returns: the new total.
+    @discardableResult
+    public func addBadge(_ n: Int) throws -> Int {
+        try database.transaction {
+            let current = try database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0
+            let (sum, overflow) = current.addingReportingOverflow(Int64(n))
+            let total = max(0, overflow ? (n > 0 ? Int64.max : 0) : sum)
+            try database.prepare("INSERT OR REPLACE INTO badge (id, count) VALUES (1, ?1)").run([.integer(total)])
+            return Int(total)
+        }
+    }
+
+    /// Sets the badge to zero (payload `badge: 0`, or viewing the inbox).
+    public func resetBadge() throws {
+        try database.transaction {
+            try database.prepare("INSERT OR REPLACE INTO badge (id, count) VALUES (1, 0)").run()
+        }
+    }
+}

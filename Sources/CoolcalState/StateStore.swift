@@ -1,0 +1,331 @@
+import Foundation
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSupport
+
+/// The app's memory in `--state DIR`: inbox, answers, badge and RSVP outbox, in one
+/// SQLite database (`state.db`, WAL).
+///
+/// Each `StateStore` is one connection, used from one thread; many stores, in one
+/// process or in several coolcal processes, may share a directory at once. Every
+/// write is one `BEGIN IMMEDIATE` transaction retried while another writer holds the
+/// lock, so none of them loses a row or reports "database is locked".
+/// The directory is created `0700` and the database files are `0600`: the state holds
+/// what people wrote in comments.
+public final class StateStore {
+    /// The database's file name inside the state directory.
+    public static let fileName = "state.db"
+
+    /// The state directory.
+    public let directory: String
+    package let database: SQLiteDatabase
+
+    /// The database file.
+    public var databasePath: String { directory + "/" + Self.fileName }
+
+    /// Opens (creating if needed) the state in `directory` and brings its schema up to date.
+    ///
+    /// - Parameter busyTimeout: how long SQLite waits for another writer on each try;
+    ///   `transaction` retries on top of it for up to `retryWindow` seconds.
+    /// - Throws: `StateError` (directory or file cannot be created), `SQLiteError`.
+    public init(directory: String, busyTimeout: TimeInterval = 10, retryWindow: TimeInterval = 30) throws {
+        self.directory = directory
+        try Self.makeDirectory(directory)
+        let path = directory + "/" + Self.fileName
+        try Self.createPrivateFile(path)
+        try Self.refuseForeign(path)
+        database = try SQLiteDatabase(path: path, busyTimeout: busyTimeout, retryWindow: retryWindow)
+        try migrate()
+        tightenFileModes()
+    }
+
+    // MARK: Files
+
+    /// Creates the directory `0700` (its parents with the usual mode, like `mkdir -p`).
+    /// An existing directory is used as it is: its mode is the owner's choice.
+    private static func makeDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StateError(kind: .cannotCreate, path: path, message: "not a directory")
+            }
+            return
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        // Another coolcal may create it between the check and mkdir: EEXIST is fine.
+        if mkdir(path, 0o700) != 0 && Errno.current != .fileExists {
+            throw fileError(.current, path: path, doing: "cannot create the state directory")
+        }
+        // mkdir's mode is filtered by the umask; make it exactly 0700.
+        if chmod(path, 0o700) != 0 {
+            throw fileError(.current, path: path, doing: "cannot set the state directory's mode")
+        }
+    }
+
+    /// Creates an empty database file `0600` before SQLite opens it, because SQLite
+    /// would create it `0644` and gives its `-wal`/`-shm` files the main file's mode.
+    ///
+    /// The file is made under a temporary name and linked into place: closing any
+    /// descriptor of the database drops every POSIX lock this process holds on it,
+    /// and another `StateStore` in this process may already have it open and locked.
+    private static func createPrivateFile(_ path: String) throws {
+        if access(path, F_OK) == 0 { return }
+        let temp = path + "." + UUID().uuidString + ".new"
+        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 { throw fileError(.current, path: temp, doing: "cannot create the state file") }
+        defer { unlink(temp) }
+        let modeError = fchmod(fd, 0o600) == 0 ? nil : Errno.current
+        close(fd)
+        if let modeError { throw fileError(modeError, path: temp, doing: "cannot set the state file's mode") }
+        if link(temp, path) == 0 { return }
+        switch Errno.current {
+        case .fileExists:
+            return  // another coolcal created it first
+        case .notPermitted, .notSupported:
+            // No hard links on this file system: create it in place, which can never
+            // replace a database another coolcal made meanwhile (one process opens it once).
+            let direct = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if direct >= 0 {
+                _ = fchmod(direct, 0o600)
+                close(direct)
+            } else if Errno.current != .fileExists {
+                throw fileError(.current, path: path, doing: "cannot create the state file")
+            }
+        case let error:
+            throw fileError(error, path: path, doing: "cannot create the state file")
+        }
+    }
+
+    /// Makes the database and its WAL files `0600` even when an older or foreign tool
+    /// created them looser. Best effort: a file we do not own keeps its mode, and the
+    /// WAL files may not exist (SQLite deletes them when the last connection closes).
+    private func tightenFileModes() {
+        for suffix in ["", "-wal", "-shm"] {
+            _ = chmod(databasePath + suffix, 0o600)
+        }
+    }
+
+    private static func fileError(_ error: Errno, path: String, doing what: String) -> StateError {
+        let kind: StateError.Kind = [.noSpace, .diskQuotaExceeded, .ioError].contains(error) ? .io : .cannotCreate
+        return StateError(kind: kind, path: path, message: "\(what): \(error)")
+    }
+
+    // MARK: Schema
+
+    /// Schema steps; `PRAGMA user_version` counts how many have run. Append only:
+    /// a released step never changes, a new one goes at the end.
+    package static let migrations: [String] = [
+        """
+        CREATE TABLE invitations (
+            id TEXT PRIMARY KEY NOT NULL,
+            title TEXT NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            received_at REAL NOT NULL,
+            read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE responses (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            invite_id TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'declined', 'comment')),
+            comment TEXT,
+            answered_at REAL NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            delivered_at REAL
+        );
+        CREATE INDEX responses_by_invite ON responses (invite_id, answer);
+        CREATE TABLE badge (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            count INTEGER NOT NULL CHECK (count >= 0)
+        );
+        INSERT INTO badge (id, count) VALUES (1, 0);
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE REFERENCES responses (key),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'comment')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed'))
+        );
+        """,
+        // Invitations that arrived by e-mail keep who sent them; Maildir spools remember
+        // what merge has processed (by Message-ID or content hash) per real path.
+        """
+        ALTER TABLE invitations ADD COLUMN mail_from TEXT;
+        ALTER TABLE invitations ADD COLUMN mail_subject TEXT;
+        ALTER TABLE invitations ADD COLUMN mail_message_id TEXT;
+        CREATE TABLE maildir_messages (
+            maildir TEXT NOT NULL,
+            key TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            invite_id TEXT,
+            processed_at REAL NOT NULL,
+            PRIMARY KEY (maildir, key)
+        );
+        """,
+        // Answers by mail (issue 16): the outbox gains a channel and the `reply` method
+        // (a whole iMIP message in `body`); `mail_replies` remembers which version of an
+        // invitation was answered by mail, so each answer is mailed once.
+        """
+        CREATE TABLE outbox_with_channel (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL DEFAULT 'server' CHECK (channel IN ('server', 'mail')),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'comment', 'reply')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed')),
+            CHECK ((channel = 'mail') = (method = 'reply'))
+        );
+        INSERT INTO outbox_with_channel (id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state)
+            SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_with_channel RENAME TO outbox;
+        CREATE TABLE mail_replies (
+            version TEXT PRIMARY KEY NOT NULL,
+            outbox_key TEXT NOT NULL UNIQUE,
+            response_key TEXT REFERENCES responses (key),
+            invite_id TEXT NOT NULL,
+            queued_at REAL NOT NULL,
+            sent_at REAL
+        );
+        """,
+        // Changing your mind (issue 17): answers and outbox rows gain `tentative`
+        // (tables rebuilt for their CHECKs; `mail_replies` follows `responses` so its
+        // reference is carried over by the rename); `written_events` remembers which
+        // calendars coolcal wrote an accepted invitation into, and a hash of the block.
+        """
+        CREATE TABLE responses_v4 (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            invite_id TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'declined', 'tentative', 'comment')),
+            comment TEXT,
+            answered_at REAL NOT NULL,
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            delivered_at REAL
+        );
+        INSERT INTO responses_v4 (id, key, invite_id, answer, comment, answered_at, start, "end", all_day, title, delivered_at)
+            SELECT id, key, invite_id, answer, comment, answered_at, start, "end", all_day, title, delivered_at FROM responses;
+        CREATE TABLE mail_replies_v4 (
+            version TEXT PRIMARY KEY NOT NULL,
+            outbox_key TEXT NOT NULL UNIQUE,
+            response_key TEXT REFERENCES responses_v4 (key),
+            invite_id TEXT NOT NULL,
+            queued_at REAL NOT NULL,
+            sent_at REAL
+        );
+        INSERT INTO mail_replies_v4 (version, outbox_key, response_key, invite_id, queued_at, sent_at)
+            SELECT version, outbox_key, response_key, invite_id, queued_at, sent_at FROM mail_replies;
+        DROP TABLE mail_replies;
+        DROP TABLE responses;
+        ALTER TABLE responses_v4 RENAME TO responses;
+        ALTER TABLE mail_replies_v4 RENAME TO mail_replies;
+        CREATE INDEX responses_by_invite ON responses (invite_id, answer);
+        CREATE TABLE outbox_v4 (
+            id INTEGER PRIMARY KEY,
+            idempotency_key TEXT NOT NULL UNIQUE,
+            channel TEXT NOT NULL DEFAULT 'server' CHECK (channel IN ('server', 'mail')),
+            method TEXT NOT NULL CHECK (method IN ('accept', 'decline', 'tentative', 'comment', 'reply')),
+            invite_id TEXT NOT NULL,
+            body TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'failed')),
+            CHECK ((channel = 'mail') = (method = 'reply'))
+        );
+        INSERT INTO outbox_v4 (id, idempotency_key, channel, method, invite_id, body, created_at, attempts, last_error, state)
+            SELECT id, idempotency_key, channel, method, invite_id, body, created_at, attempts, last_error, state FROM outbox;
+        DROP TABLE outbox;
+        ALTER TABLE outbox_v4 RENAME TO outbox;
+        CREATE TABLE written_events (
+            invite_id TEXT NOT NULL,
+            calendar TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            answer TEXT NOT NULL CHECK (answer IN ('accepted', 'tentative')),
+            written_at REAL NOT NULL,
+            PRIMARY KEY (invite_id, calendar)
+        );
+        """,
+    ]
+
+    /// Runs `body`'s writes to the state as one transaction: one commit, one sync, for
+    /// all the answers of a `merge` run. The state's methods called inside join it; on
+    /// a database that stays busy it is rolled back and run again, so `body` must only
+    /// touch the state.
+    public func together<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(.immediate, body)
+    }
+
+    private func schemaVersion() throws -> Int {
+        try Int(database.prepare("PRAGMA user_version").row { $0.int(0) } ?? 0)
+    }
+
+    /// Looks before touching: a database of a newer coolcal, or another program's
+    /// SQLite file, is refused (73) without switching it to WAL or adding tables.
+    private static func refuseForeign(_ path: String) throws {
+        // When it cannot even be read, the normal open below says why. Version and tables
+        // are read in one statement: one snapshot, so another coolcal creating the schema
+        // right now is never seen half-way (tables but no version yet).
+        guard let probe = try? SQLiteDatabase(path: path, flags: [.readOnly], busyTimeout: 10, retryWindow: 30),
+              let (version, tables) = try? probe.retrying({
+                  try probe.prepare("SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version")
+                      .row { (Int($0.int(0)), Int($0.int(1))) } ?? (0, 0)
+              })
+        else { return }
+        if version > migrations.count {
+            throw StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+        }
+        if version == 0 && tables > 0 {
+            throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
+        }
+    }
+
+    /// Runs the missing schema steps in one write transaction, so two coolcals opening
+    /// a new state at once run them exactly once between them.
+    private func migrate() throws {
+        // A plain read first: the usual case (up to date) then never takes the write lock.
+        if try database.retrying({ try schemaVersion() }) == Self.migrations.count { return }
+        try database.transaction(.immediate) {
+            let version = try schemaVersion()
+            guard version <= Self.migrations.count else {
+                throw StateError(kind: .cannotCreate, path: databasePath,
+                                 message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+            }
+            guard version < Self.migrations.count else { return }
+            for step in Self.migrations[version...] { try database.execute(step) }
+            try database.execute("PRAGMA user_version = \(Self.migrations.count)")
+        }
+    }
+
+    // MARK: Row helpers
+
+    /// Reads back a time stored as `OccurrenceTime.jsonString`.
+    package func time(_ text: String?, column: String, id: String) throws -> OccurrenceTime {
+        guard let text, let time = try? InviteDate.parse(text) else {
+            throw StateError(kind: .io, path: databasePath,
+                             message: "damaged state: \(column) of '\(id)' is '\(text ?? "NULL")'")
+        }
+        return time
+    }
+
+    package static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+}

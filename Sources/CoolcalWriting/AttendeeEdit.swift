@@ -1,0 +1,92 @@
+import CoolcalICal
+import CoolcalModel
+/// The owner's `PARTSTAT` set in a stored iTIP event block, on its bytes: only the
+/// owner's own `ATTENDEE` line (of the event itself, not of a VALARM) is rewritten —
+/// its other parameters and value kept as they are, folded again at 75 octets — and
+/// every other byte of the block stays as the user's file has it (their alarms,
+/// notes, unknown properties).
+package enum AttendeeEdit {
+    /// What an edit did to a block.
+    package enum Result: Equatable {
+        /// The owner's line now says `PARTSTAT=partstat`.
+        case edited([UInt8])
+        /// It said so already.
+        case unchanged
+        /// No attendee line of the owner's in the block.
+        case notAnAttendee
+    }
+
+    package static func setting(partstat: String, for me: [String], in block: [UInt8]) -> Result {
+        let ending = ContentLines.lineEnding(of: block)
+        let lines = ContentLines.physical(block)
+        var out: [UInt8] = []
+        out.reserveCapacity(block.count + 32)
+        var depth = 0
+        var found = false
+        var changed = false
+        var i = 0
+        while i < lines.count {
+            // One logical line: this physical line and the folded ones after it.
+            var end = i + 1
+            while end < lines.count, let c = lines[end].content.first.map({ block[$0] }), ContentLines.isFold(c) { end += 1 }
+            var logical = Array(block[lines[i].content])
+            for j in (i + 1)..<end { logical += block[lines[j].content].dropFirst() }
+            let name = String(decoding: ContentLines.propertyName(logical), as: UTF8.self)
+            if name == "BEGIN" { depth += 1 } else if name == "END" { depth -= 1 }
+            if depth == 1 && name == "ATTENDEE", let rewritten = rewrite(logical, partstat: partstat, me: me) {
+                found = true
+                if rewritten != logical {
+                    changed = true
+                    out += fold(rewritten, ending)
+                    i = end
+                    continue
+                }
+            }
+            for j in i..<end { out += block[lines[j].full] }
+            i = end
+        }
+        if !found { return .notAnAttendee }
+        return changed ? .edited(out) : .unchanged
+    }
+
+    /// The line with `PARTSTAT=partstat` first among its parameters, when its value is
+    /// one of `me`; nil for anyone else's line.
+    private static func rewrite(_ line: [UInt8], partstat: String, me: [String]) -> [UInt8]? {
+        // The value starts after the first `:` outside a quoted parameter value.
+        var quoted = false
+        var colon: Int?
+        for (n, b) in line.enumerated() {
+            if b == 0x22 { quoted.toggle() } else if b == 0x3A && !quoted { colon = n; break }
+        }
+        guard let colon else { return nil }
+        let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+        guard me.contains(where: { ITIPMessage.sameAddress($0, value) }) else { return nil }
+        // The parameters, split at `;` outside quotes; the first piece is the name.
+        var pieces: [[UInt8]] = [[]]
+        quoted = false
+        for b in line[..<colon] {
+            if b == 0x22 { quoted.toggle() }
+            if b == 0x3B && !quoted { pieces.append([]) } else { pieces[pieces.count - 1].append(b) }
+        }
+        let kept = pieces.dropFirst().filter { !String(decoding: $0.prefix(9), as: UTF8.self).uppercased().hasPrefix("PARTSTAT=") }
+        let params = [Array("PARTSTAT=\(partstat)".utf8)] + kept
+        let current = pieces.dropFirst().first { String(decoding: $0.prefix(9), as: UTF8.self).uppercased().hasPrefix("PARTSTAT=") }
+        if let current, String(decoding: current.dropFirst(9), as: UTF8.self).uppercased() == partstat { return line }
+        return pieces[0] + params.flatMap { [0x3B] + $0 } + line[colon...]
+    }
+
+    /// A content line folded at 75 octets (RFC 5545 §3.1), never inside a UTF-8 character.
+    private static func fold(_ line: [UInt8], _ ending: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var start = 0
+        var limit = 75
+        while line.count - start > limit {
+            var cut = start + limit
+            while cut > start + 1 && line[cut] & 0xC0 == 0x80 { cut -= 1 }
+            out += line[start..<cut] + ending + [0x20]
+            start = cut
+            limit = 74
+        }
+        return out + line[start...] + ending
+    }
+}

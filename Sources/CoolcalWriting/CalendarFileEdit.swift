@@ -1,0 +1,227 @@
+import Foundation
+import CoolcalICal
+import CoolcalModel
+import CoolcalSupport
+
+/// One read-modify-write of a calendar file, under its lock: the file read once, its
+/// structure checked by the pre-filter's scan (which refuses exactly what libical's
+/// full parse refuses, and parses only what may reach the windows it is read for), any number of
+/// changes applied to the text in memory in order, then the result written once (temp
+/// file, fsync, rename), read back from the temp file and checked the same way, if
+/// nobody changed the file meanwhile. The result is a splice of the text as read
+/// (`Splice`): the file is in memory once, unless a second change must see the first.
+/// What costs in proportion to the file is a few passes over its bytes, never a
+/// whole-file libical parse — unless the scan cannot judge the file, and then `-v` says so.
+package final class CalendarFileEdit {
+    package let file: String
+    /// What it is read for: the events that may reach one of these are parsed.
+    package let windows: [TimeWindow]
+    private let status: FileStatus?
+    private let original: Data
+    /// The calendar as read: its zones, and the events that may reach `window`.
+    package private(set) var calendar: ICalCalendar
+    /// From this size on, the passes that need no scan run beside the read (`init`).
+    package static let searchBeside = 1 << 20
+    /// The text the last change left, when `edited` is not a splice of it yet.
+    private var current: CalendarText
+    private var changedUIDs: [String] = []
+    /// What the changes so far made of the file: a splice of `current`'s bytes.
+    private var edited: Splice? {
+        didSet { pending = true }
+    }
+    /// Whether `edited` is a splice that `current` does not hold yet.
+    private var pending = false
+    /// An iTIP change may have added VTIMEZONEs that the next change must see.
+    private var zonesStale = false
+    package let diagnostics: Diagnostics?
+    /// The scan of the text as read, stopped at its last `END:VCALENDAR` line: the
+    /// read-back of an edit that changed nothing before it scans from there.
+    package let checkpoint: ScanCheckpoint?
+
+    /// Reads `file` (resolved, locked by the caller) for editing. In a file of
+    /// `searchBeside` bytes or more, the stored copies of `expecting` (the events the
+    /// changes to come are about) and a bare CR are looked for meanwhile, on another
+    /// thread: passes over the whole text, about as long as the read's libical parse.
+    package init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
+        self.file = file
+        self.windows = windows
+        self.diagnostics = diagnostics
+        AtomicFile.removeStaleTemporaries(of: file)
+        // What is read is what is compared before the rename: the descriptor's status.
+        let input = try AtomicFile.replaceable(file).map { _ in try InputFile.open(file, accepting: .regularFiles) }
+        status = input?.status
+        if let status { try AtomicFile.check(status, path: file) }
+        // No 64 MiB limit here: libical only ever sees what may reach the window.
+        original = try input?.readAll(limit: 1 << 40) ?? Data()
+        // A large file's passes that need no scan are made on another thread meanwhile.
+        let beside = original.count >= Self.searchBeside ? BackgroundTask { [original] in
+            (bareCR: Self.hasBareCR(original), found: CalendarText.candidateBlocks(in: original, for: expecting))
+        } : nil
+        var checkpoint: ScanCheckpoint?
+        calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics,
+                                       checkpoint: { checkpoint = $0 })
+        self.checkpoint = checkpoint
+        // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
+        // files), which an edit would not see. (After the read: a binary or UTF-16 file
+        // is refused as such first.)
+        let passes = beside?.wait()
+        if passes?.bareCR ?? Self.hasBareCR(original) {
+            throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
+        }
+        current = CalendarText(bytes: original)
+        if let found = passes?.found { current.remember(found, for: expecting) }
+    }
+
+    /// What the search beside the read found for `identity` (nil: it did not run).
+    package func foundBeside(_ identity: CalendarText.Identity) -> [Range<Int>]? { current.remembered(identity) }
+
+    /// The text as the changes so far left it: the splice put in one buffer when
+    /// there is one (a second change to the same file sees the first).
+    private var text: CalendarText {
+        if pending, let edited {
+            current = CalendarText(bytes: edited.data)
+            self.edited = Splice(whole: current.bytes)
+            pending = false
+        }
+        return current
+    }
+
+    /// New push-payload events not yet placed in `text`: they all go before the last
+    /// `END:VCALENDAR`, in order, exactly as one insert after another would put them,
+    /// so the file is copied once for all of them (`merge`).
+    private var deferred: [(uid: String, marker: String, block: String)] = []
+    private var insertionPoint: Int??
+
+    /// Forgets what the pre-filter kept of the events it dropped (their revisions,
+    /// one per event of a large file): needed to decide, not to write.
+    package func releaseRevisions() {
+        calendar.skippedRevisions = []
+    }
+
+    /// Applies `change` to the text as it stands after the changes before it.
+    package func apply(_ change: CalendarChange) throws -> WriteOutcome {
+        if let event = change as? NewEvent, try postpone(event) { return .added }
+        try placeDeferred()
+        if zonesStale { refreshZones() }
+        let (splice, outcome) = try change.splice(of: text, calendar: calendar, file: file)
+        guard let splice else {
+            diagnostics?.note("\(file): nothing to write (\(outcome.describe(file)))")
+            return outcome
+        }
+        edited = splice
+        // A removed event (changing your mind) is the one UID the result must lack.
+        if outcome != .removed { changedUIDs.append(change.uid) }
+        if change is ITIPChange { zonesStale = true }
+        return outcome
+    }
+
+    /// Keeps a new event for `placeDeferred` when it is new and the file has an
+    /// `END:VCALENDAR` to insert before; false when it must be applied as usual.
+    private func postpone(_ event: NewEvent) throws -> Bool {
+        guard !deferred.contains(where: { $0.uid == event.uid || $0.marker == event.inviteID }),
+              text.blocks(uid: event.uid, marker: event.inviteID).isEmpty else { return false }
+        if insertionPoint == nil { insertionPoint = .some(text.insertionPoint()) }
+        guard case .some(.some) = insertionPoint else { return false }
+        deferred.append((event.uid, event.inviteID, ICalWriter.vevent(event, lineEnding: text.lineEnding)))
+        changedUIDs.append(event.uid)
+        return true
+    }
+
+    /// Puts the deferred events into the text, in one copy.
+    private func placeDeferred() throws {
+        guard !deferred.isEmpty else { return }
+        guard let splice = text.replacing([], with: deferred.map(\.block).joined()) else {
+            throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
+        }
+        deferred = []
+        insertionPoint = nil
+        edited = splice
+    }
+
+    /// A vdir's event file: when no VEVENT is left in it, it is removed, not kept empty.
+    package var removeWhenEmpty = false
+
+    /// Whether any change left something to write.
+    package var hasChanges: Bool { edited != nil || !deferred.isEmpty }
+
+    /// Checks the edited text and replaces the file with it; `AtomicFile.Changed` when
+    /// another program changed the file since it was read (nothing is written then).
+    package func commit() throws {
+        try placeDeferred()
+        guard let edited else { return }
+        if removeWhenEmpty && status != nil && text.veventBlocks().isEmpty {
+            try AtomicFile.remove(file, unchanged: { self.unchanged() })
+            diagnostics?.note("\(file): no event left in it; removed")
+            return
+        }
+        try AtomicFile.write(to: file, keeping: status, readBack: { try self.readBack($0, of: edited) },
+                             unchanged: { self.unchanged() }, contents: { try edited.forEachPiece($0) })
+    }
+
+    /// The file written reads (the scanner's structure check, the kept events parsed
+    /// by libical in the file's context), is byte for byte the edit, and holds every
+    /// changed UID.
+    private func readBack(_ temp: String, of edited: Splice) throws {
+        let parsed = try WrittenFile.read(temp, as: edited, for: self)
+        let present = Set(parsed.events.compactMap(\.uid))
+        for uid in changedUIDs where !present.contains(uid) {
+            // Outside the window (a cancelled series, a moved event): its own block, read
+            // alone, among the bytes the edit put in (else anywhere in the edited text).
+            guard edited.cuts.contains(where: { !CalendarText(bytes: $0.bytes).blocks(uid: uid).isEmpty })
+                    || !text.blocks(uid: uid).isEmpty else {
+                throw WriteError(kind: .io, path: file, message: "the edited calendar lacks the new event; not modified")
+            }
+        }
+    }
+
+    /// The zones of the edited text: its top-level VTIMEZONEs read by libical.
+    private func refreshZones() {
+        zonesStale = false
+        var wrapped = Array("BEGIN:VCALENDAR\r\n".utf8)
+        for block in text.timezoneBlocks() { wrapped += text.bytes[block] }
+        wrapped += Array("END:VCALENDAR\r\n".utf8)
+        guard let zones = try? ICalReader.read(Data(wrapped), file: file).zones else { return }
+        let floating = calendar.zones.floatingZoneID
+        calendar.zones = zones
+        calendar.zones.floatingZoneID = floating
+    }
+
+    /// Whether `file` is still what was read: the same inode, device, size and mtime
+    /// (in ns) and the same bytes; checked last before the rename, so an editor's save
+    /// (its own rename) in the meantime is not lost. Compared a piece at a time.
+    private func unchanged() -> Bool {
+        guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
+        guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
+              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status) else { return false }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        var at = 0
+        let same: Bool = original.withUnsafeBytes { want in
+            while true {
+                guard let n = try? input.read(into: buffer) else { return false }
+                if n == 0 { return at == want.count }
+                guard at + n <= want.count, let mine = want.baseAddress, let got = buffer.baseAddress,
+                      memcmp(mine + at, got, n) == 0 else { return false }
+                at += n
+            }
+        }
+        // The bytes took a moment to read: the name must still be that file.
+        return same && FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
+    }
+
+    /// Whether `bytes` have a CR that no LF follows.
+    private static func hasBareCR(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { bytes in
+            let raw = bytes.bindMemory(to: UInt8.self)
+            guard let base = raw.baseAddress else { return false }
+            var at = 0
+            while at < raw.count, let found = memchr(base + at, 0x0D, raw.count - at) {
+                let cr = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if cr + 1 == raw.count || raw[cr + 1] != 0x0A { return true }
+                at = cr + 2
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import CoolcalSupport
+
+/// A calendar (or spool) that could not be written. The kind picks the exit status:
+/// 73 cannot create, 74 I/O error (disk full), 75 busy or changed under us.
+public struct WriteError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Equatable, Sendable { case cannotCreate, io, busy }
+    public var kind: Kind
+    public var path: String
+    public var message: String
+
+    public var description: String { "\(path): \(message)" }
+
+    /// Classifies an error number from open/write/fsync/rename: a full disk or a
+    /// failing device is 74, anything else 73.
+    package static func errno(_ error: Errno, path: String, doing what: String) -> WriteError {
+        switch error {
+        case .noSpace, .diskQuotaExceeded, .ioError, .fileTooLarge:
+            return WriteError(kind: .io, path: path, message: "\(what): \(error)")
+        default:
+            return WriteError(kind: .cannotCreate, path: path, message: "\(what): \(error)")
+        }
+    }
+
+    /// The memberwise initializer, for the targets above.
+    package init(kind: Kind, path: String, message: String) {
+        self.kind = kind
+        self.path = path
+        self.message = message
+    }
+}
