@@ -4,11 +4,20 @@ import Foundation
 ///
 /// Inert unless `COOLCAL_TEST_PAUSE_AT` names the point reached: then coolcal says
 /// `coolcal: test hook: paused at POINT` on standard error and sleeps for a minute,
-/// so the test can `kill -9` it exactly there (DurabilityTests). Not for users, and
-/// not in the man page: it only ever makes coolcal slower.
+/// so the test can `kill -9` it exactly there (DurabilityTests, MaildirCrashTests).
+/// Not for users, and not in the man page: it only ever makes coolcal slower.
 package enum TestHook {
-    /// The points: "after-temp-write" (AtomicFile: the temporary file is written in
-    /// full, not yet fsynced nor renamed over the calendar).
+    /// The points:
+    /// - "after-temp-write" (AtomicFile: the temporary file is written in full, not yet
+    ///   fsynced nor renamed over the calendar);
+    /// - "merge-after-listing" (merge: the spool's invitations are listed, the run lock
+    ///   held, nothing answered yet);
+    /// - "merge-after-write" (merge: the calendar is written, nothing recorded in the
+    ///   state yet);
+    /// - "merge-before-remember" (merge: the answers are recorded in the state, the
+    ///   invitations not yet finished in the spool: a Maildir's messages not remembered
+    ///   nor marked, a plain spool's files not moved).
+    /// The merge points are for MaildirCrashTests and MaildirTests.
     package static func pause(at point: String) {
         guard let wanted = getenv("COOLCAL_TEST_PAUSE_AT"), String(cString: wanted) == point else { return }
         let line = "coolcal: test hook: paused at \(point)\n"

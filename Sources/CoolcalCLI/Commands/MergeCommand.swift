@@ -75,6 +75,7 @@ package struct MergeCommand: CommandUnit, Equatable {
                                           state: { try answers.open() })
         defer { spool.unlock() }
         let items = try spool.items(floatingZone: settings.zone, diagnostics: diagnostics)
+        TestHook.pause(at: "merge-after-listing")
         let names = items.map(\.name)
         context.note("\(spoolDirectory): \(names.count) invitation\(names.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         var results = MergeResults(json: common.json)
@@ -220,6 +221,7 @@ package struct MergeCommand: CommandUnit, Equatable {
         var writeFailure: Error?
         do {
             try batch?.commit()
+            TestHook.pause(at: "merge-after-write")
         } catch where error is WriteError || error is CalDAVError || error is ICalError {
             writeFailure = error
             status = ExitStatus.of(error)
@@ -238,6 +240,7 @@ package struct MergeCommand: CommandUnit, Equatable {
         // idempotently.
         let record = { for settlement in settled { try settlement.record() } }
         if let store, !target.isRemote { try store.together(record) } else { try record() }
+        TestHook.pause(at: "merge-before-remember")
         try spool.finish(settled.compactMap(\.finished))
         for settlement in settled { settlement.report(&results) }
         if let store { try answers.deliver(store, patience: patience) }

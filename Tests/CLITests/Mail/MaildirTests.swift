@@ -30,9 +30,24 @@ import Testing
             return files
         }
 
-        func merge(_ extra: [String] = [], spool: String? = nil) throws -> Run {
-            try Binary.run(["merge", "--json", "--me", "me@example.com", "--state", state, "--spool", spool ?? maildir]
-                           + extra + [calendar], env: ["COOLCAL_LOCK_TIMEOUT": "600"])
+        /// `merge --json` of this Maildir into the calendar, answering as me@example.com.
+        func arguments(_ extra: [String] = [], spool: String? = nil) -> [String] {
+            ["merge", "--json", "--me", "me@example.com", "--state", state, "--spool", spool ?? maildir] + extra + [calendar]
+        }
+
+        /// Runs merge to its end; `env` over a lock timeout of 600 s.
+        func merge(_ extra: [String] = [], spool: String? = nil, env: [String: String] = [:]) throws -> Run {
+            try Binary.run(arguments(extra, spool: spool), env: ["COOLCAL_LOCK_TIMEOUT": "600"].merging(env) { $1 })
+        }
+
+        /// Starts merge with the test hook set to `point` and returns once it says it is
+        /// paused there (or exited first), with what it said on stderr; `Binary.run`'s
+        /// environment, with `env` over it.
+        func pausedMerge(at point: String, _ extra: [String] = [], env: [String: String] = [:]) throws
+            -> (process: Process, said: String) {
+            let base = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8", "HOME": Binary.home,
+                        "XDG_CONFIG_HOME": root + "/no-config", "COOLCAL_LOCK_TIMEOUT": "600"]
+            return try Spawn.pausedAt(point, arguments(extra), env: base.merging(env) { $1 })
         }
     }
 
@@ -136,64 +151,64 @@ import Testing
         #expect(try b.snapshot() == after)
     }
 
-    /// 20 messages, two merges at once and 5 more delivered while they run: each
-    /// message answered exactly once; a later run does nothing.
+    /// Two merges at once, made to overlap: the first is paused by the test hook with its
+    /// 20 messages listed and the run lock held; 5 more are delivered meanwhile; the
+    /// second, told not to wait for the lock, must give up (75) having answered nothing.
+    /// The first is then killed there; the next run answers each of the 25 exactly once,
+    /// and a later run nothing.
     @Test(arguments: [false, true])
     func concurrentMergesAndADeliveryAnswerEachMessageOnce(mark: Bool) throws {
         let b = try box()
         for i in 0..<20 { try b.deliver("17000001\(String(format: "%02d", i)).M\(i)P9.host", Self.invitation(i)) }
         let flags = mark ? ["--mark"] : []
-        let group = DispatchGroup()
-        let collected = Collected()
-        for _ in 0..<2 {
-            DispatchQueue.global().async(group: group) {
-                let run = try? b.merge(flags)
-                collected.lock.withLock { if let run { collected.runs.append(run) } }
-            }
-        }
-        DispatchQueue.global().async(group: group) {
-            do {
-                for i in 20..<25 {
-                    try b.deliver("17000002\(String(format: "%02d", i)).M\(i)P8.host", Self.invitation(i))
-                    usleep(20_000)
-                }
-            } catch {
-                collected.lock.withLock { collected.deliveryFailed = true }
-            }
-        }
-        group.wait()
-        var runs = collected.lock.withLock { collected.runs }
-        #expect(!collected.lock.withLock { collected.deliveryFailed })
-        #expect(runs.count == 2)
-        // Whatever the delivery raced, a run after it takes the rest.
-        let late = try b.merge(flags)
-        runs.append(late)
-        for run in runs {
-            #expect(run.status == 0)
-            #expect(run.stderr == "")
-        }
-        let answered = try runs.flatMap { try names($0) }
+        let (first, said) = try b.pausedMerge(at: "merge-after-listing", flags)
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        // The pause line proves the first run holds the lock, its listing done, for the whole of what follows.
+        #expect(said == "coolcal: test hook: paused at merge-after-listing\n", "the first merge never paused: \(said)")
+        for i in 20..<25 { try b.deliver("17000002\(String(format: "%02d", i)).M\(i)P8.host", Self.invitation(i)) }
+        let before = try b.snapshot()
+        let calendarBefore = try Data(contentsOf: URL(fileURLWithPath: b.calendar))
+
+        // The shortest wait the tool allows: 0 tries the lock once.
+        let second = try b.merge(flags, env: ["COOLCAL_LOCK_TIMEOUT": "0"])
+        #expect(second.status == 75, "the second merge did not stop at the lock: \(second.status) \(second.stdout)")
+        #expect(second.stdout == "")
+        #expect(second.stderr.hasPrefix("coolcal: error: \(b.state)/maildir-"), "\(second.stderr)")
+        #expect(second.stderr.hasSuffix(".lock: locked by another coolcal for more than 0 s; try again later\n"), "\(second.stderr)")
+        #expect(try b.snapshot() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b.calendar)) == calendarBefore)
+        #expect(try responseIDs(b).isEmpty)
+        #expect(first.isRunning, "the first merge ended before the second was done")
+
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL)
+        // The killed run held the lock and answered nothing: the next one answers all 25, once.
+        let next = try b.merge(flags)
+        #expect(next.status == 0)
+        #expect(next.stderr == "")
+        let answered = try names(next)
         #expect(answered.count == 25)
         #expect(Set(answered).count == 25)
-        #expect(try runs.flatMap { try outcomes($0) }.allSatisfy { $0 == "accepted" })
+        #expect(try outcomes(next).allSatisfy { $0 == "accepted" })
         let counts = try uidCounts(b)
         #expect(counts.count == 25)
         #expect(counts.values.allSatisfy { $0 == 1 })
-        let responses = try Binary.json(try Binary.run(["responses", "--json", "--state", b.state]).stdout)
-        let ids = (responses["responses"] as? [[String: Any]] ?? []).compactMap { $0["invite_id"] as? String }
+        let ids = try responseIDs(b)
         #expect(ids.count == 25)
         #expect(Set(ids).count == 25)
         let files = try b.snapshot().keys.sorted()
         #expect(files.count == 25)
         #expect(files.allSatisfy { mark ? $0.hasPrefix("cur/") && $0.hasSuffix(":2,S") : $0.hasPrefix("new/") })
         let again = try b.merge(flags)
+        #expect(again.status == 0)
         #expect(try names(again) == [])
     }
-}
 
-/// What the concurrent runs left, behind a lock.
-private final class Collected: @unchecked Sendable {
-    let lock = NSLock()
-    var runs: [Run] = []
-    var deliveryFailed = false
+    /// The invitation ids of the answers in the state (`responses --json`), one per answer.
+    func responseIDs(_ b: Box) throws -> [String] {
+        let run = try Binary.run(["responses", "--json", "--state", b.state])
+        #expect(run.status == 0, "\(run.stderr)")
+        return (try Binary.json(run.stdout)["responses"] as? [[String: Any]] ?? []).compactMap { $0["invite_id"] as? String }
+    }
 }
