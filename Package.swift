@@ -32,8 +32,14 @@ let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalRSVP", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),
     ("CoolcalCheck", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule",
                       "CoolcalSupport"]),
-    ("CoolcalOutput", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule", "CoolcalState", "CoolcalSupport"]),
-    ("CoolcalCLI", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalDesktop", "CoolcalICal", "CoolcalInvite",
+    // Every answer workflow, merge's run among them: trust, the iTIP state machine, recording and mailing.
+    ("CoolcalAnswering", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalICal", "CoolcalInvite", "CoolcalMail",
+                          "CoolcalModel", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool", "CoolcalState", "CoolcalSupport",
+                          "CoolcalWriting"]),
+    // Outcomes become words only here.
+    ("CoolcalOutput", ["CoolcalAnswering", "CoolcalCalendars", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule", "CoolcalState",
+                       "CoolcalSupport", "CoolcalWriting"]),
+    ("CoolcalCLI", ["CoolcalAnswering", "CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalDesktop", "CoolcalICal", "CoolcalInvite",
                     "CoolcalMail", "CoolcalModel", "CoolcalOutput", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool",
                     "CoolcalState", "CoolcalSupport", "CoolcalWriting"]),
 ]

@@ -1,3 +1,5 @@
+import CoolcalModel
+
 /// Options and operands of one command line, checked against a `CommandSpec`.
 package struct ParsedArguments {
     /// The command they belong to, for usage messages.

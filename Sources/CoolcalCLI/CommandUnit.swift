@@ -1,3 +1,5 @@
+import CoolcalModel
+
 /// One command: its options and operands, how it is read from a command line, and
 /// what it does. Each lives in one file under `CLI/Commands/`.
 package protocol CommandUnit: Sendable {

@@ -105,8 +105,3 @@ public struct Config: Equatable {
     }
 }
 
-/// A configuration file coolcal cannot use (EX_CONFIG, 78).
-public struct ConfigError: Error, CustomStringConvertible, Equatable {
-    public var message: String
-    public var description: String { message }
-}

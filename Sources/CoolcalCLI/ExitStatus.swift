@@ -4,6 +4,8 @@ import CoolcalInvite
 import CoolcalState
 import CoolcalSupport
 import CoolcalWriting
+import CoolcalModel
+
 /// sysexits-style statuses (DESIGN.md), and the one place errors become them.
 public enum ExitStatus: Int32 {
     case ok = 0

@@ -1,4 +1,5 @@
 import CoolcalSupport
+
 /// `review`'s one-line editor for a comment, on the screen's last line: printable
 /// characters (UTF-8) are typed in, Backspace deletes a character, C-u the line,
 /// Enter ends it, Esc cancels, C-c interrupts; a resize draws the screen again.

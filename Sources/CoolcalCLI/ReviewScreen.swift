@@ -1,6 +1,7 @@
 import CoolcalOutput
 import CoolcalSchedule
 import CoolcalState
+
 /// One screen of `review`, as text for a terminal of `width` × `height`: which
 /// invitation of how many, its text (title, range, zone, sender), what is busy and the
 /// day view, what the last answer said, and the keys (or the comment being typed) on

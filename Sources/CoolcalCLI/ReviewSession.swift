@@ -4,10 +4,11 @@ import CoolcalModel
 import CoolcalSchedule
 import CoolcalState
 import CoolcalSupport
+import CoolcalAnswering
 
 /// `review`'s loop: the terminal in raw mode (Support/TerminalMode.swift), one screen
 /// per invitation (ReviewScreen.swift), a key at a time. Each answer goes through
-/// `InboxAnswering` with this run's settings, as the commands answer; what it says
+/// `AnswerCommand` with this run's settings, as the commands answer; what it says
 /// (`accepted: …`) is shown on the screen, and the screen moves to the next one.
 /// `q` (or end of input) exits 0, or with the status of an answer that failed; `C-c`
 /// exits 130. The terminal is restored on every way out.
@@ -83,7 +84,7 @@ package final class ReviewSession {
         let warnings = context.diagnostics.warnings.count
         do {
             let targets = calendars.map(\.operand)
-            let status = try InboxAnswering.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
+            let status = try AnswerCommand.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
                                                    options: AnswerOptions(buffer: buffer), context: quietContext)
             message = sink.text.split(separator: "\n").map(String.init)
             if status == .ok {

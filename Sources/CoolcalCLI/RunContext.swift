@@ -29,11 +29,6 @@ package final class RunContext {
         }
     }
 
-    /// The answers (state directory, server) of this run.
-    package var answers: Answers {
-        get throws { Answers(settings: try settings, common: common, diagnostics: diagnostics) }
-    }
-
     /// Writes a line of output unless `--quiet`. Nothing in it (a title, a file name)
     /// can break it into two lines or reach the terminal as a control character.
     package func say(_ line: String) {

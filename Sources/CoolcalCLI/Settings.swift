@@ -113,25 +113,3 @@ package struct Settings {
         return writer
     }
 }
-
-extension Settings {
-    /// The calendar `accept` and `merge` write into (the first CAL): a file, one vdir or
-    /// a CalDAV collection. A directory whose calendars are its subfolders (a vdirsyncer
-    /// tree) is a usage error naming them (which one is meant cannot be guessed); one
-    /// that has entries but no calendars is 66, as when it is read.
-    package static func writeTarget(_ operand: String, command: String) throws -> CalendarLocation {
-        let target = CalendarLocation(operand)
-        guard case .vdir(let path) = target, let kind = CalendarDirectory.probe(path) else { return target }
-        switch kind {
-        case .tree(let subfolders):
-            let names = subfolders.map { URL(fileURLWithPath: $0).lastPathComponent }
-            throw UsageError("\(path) holds \(subfolders.count) calendar\(subfolders.count == 1 ? "" : "s") in subfolders "
-                             + "(\(names.joined(separator: ", "))); name the one to write to, such as \(subfolders[0])",
-                             command: command)
-        case .noCalendars:
-            throw CalendarReader.noCalendars(path)
-        case .vdir, .empty:
-            return target
-        }
-    }
-}

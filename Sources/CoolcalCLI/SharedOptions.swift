@@ -1,4 +1,5 @@
 import CoolcalSchedule
+
 /// The options several commands share, each declared once.
 package enum SharedOptions {
     package static let json = Flag("json", help: "print JSON for programs (see coolcal(1) for the fields)")

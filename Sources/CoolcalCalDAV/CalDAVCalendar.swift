@@ -1,6 +1,7 @@
 import CoolcalCalendars
 import CoolcalICal
 import CoolcalModel
+
 /// Reads a CalDAV calendar collection into a `LoadedCalendar`, the way a vdir is
 /// read: every resource is one calendar file, parsed by `ICalReader` under the name
 /// `<collection URL>/<resource>` so that its warnings and errors say which one.

@@ -1,9 +1,11 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 import CoolcalICal
 import CoolcalModel
 import CoolcalSupport
+
 #endif
 
 /// A CalDAV calendar collection (RFC 4791) over HTTP(S): read its events in a window,

@@ -1,7 +1,9 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 import CoolcalSupport
+
 #endif
 
 /// Sends one WebDAV request synchronously, never for longer than the timeouts (cron

@@ -1,6 +1,8 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
+
 #endif
 
 /// A WebDAV `207 Multi-Status` body (RFC 4918 §13), reduced to what coolcal reads:

@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+
 /// How an event marks its own time, besides `TRANSP` and `STATUS:CANCELLED`: tentative
 /// (`STATUS:TENTATIVE`, your `PARTSTAT=TENTATIVE`) and Outlook's "Show as" status.
 extension ExpansionContext {

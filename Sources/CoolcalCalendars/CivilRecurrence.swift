@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+
 /// The wall-clock starts of a recurrence rule, as libical's iterator walks them.
 package protocol RuleIterator: AnyObject {
     /// Skips ahead to the first instance at or after `start` (rules without COUNT only).

@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+
 /// Resolves one event's times to UTC: its DTSTART's zone (file VTIMEZONE, system,
 /// Windows name), floating times and dates in `--tz`, and the instance length rules
 /// of RFC 5545 §3.8.5.3 (DTEND: exact; DURATION days: nominal; neither: a day or zero).

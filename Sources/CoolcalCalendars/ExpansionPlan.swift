@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+
 /// Calendars made ready to expand in one window or in many (`merge` asks for one per
 /// invitation): each file's events grouped into series once — a master with its
 /// RECURRENCE-ID overrides, overrides without a master, overrides without a UID — in

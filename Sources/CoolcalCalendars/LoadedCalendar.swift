@@ -1,4 +1,5 @@
 import CoolcalICal
+
 /// A calendar the user named: an `.ics` file, a vdir directory of `.ics` files, or
 /// a CalDAV collection URL.
 public struct LoadedCalendar {

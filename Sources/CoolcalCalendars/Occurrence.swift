@@ -1,4 +1,5 @@
 import CoolcalModel
+
 /// Why an event in the window does not make the owner busy.
 public enum IgnoreReason: String, Sendable {
     case transparent

@@ -2,6 +2,7 @@ import CoolcalCalendars
 import CoolcalInvite
 import CoolcalModel
 import CoolcalSchedule
+
 /// The main job, one call: an invitation and the calendars' locations in, the
 /// report of what is busy in its buffered window out.
 ///

@@ -1,4 +1,5 @@
 import CoolcalSupport
+
 /// A freedesktop notification (Desktop Notifications Specification 1.2): what
 /// `org.freedesktop.Notifications.Notify` is given. Plain text; `SessionBus` escapes
 /// it for a server that renders markup.

@@ -1,4 +1,5 @@
 import CoolcalModel
+
 /// An invitation: the push payload's fields, or an iTIP REQUEST's first VEVENT.
 public struct Invite: Equatable, Sendable {
     /// The payload's integer `id`, or an iTIP invitation's UID.

@@ -18,6 +18,11 @@ public struct TimeWindow: Hashable, Sendable {
         self.end = end
     }
 
+    /// The smallest window holding both.
+    public func union(_ other: TimeWindow) -> TimeWindow {
+        TimeWindow(start: min(start, other.start), end: max(end, other.end))
+    }
+
     /// DESIGN.md's overlap rule: `start < end && finish > start`; a zero-length
     /// span at `t` overlaps when `start <= t < end`.
     public func overlaps(start s: Int64, end e: Int64) -> Bool {

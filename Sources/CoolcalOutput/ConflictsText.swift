@@ -2,6 +2,7 @@ import CoolcalCalendars
 import CoolcalInvite
 import CoolcalModel
 import CoolcalSchedule
+
 /// `coolcal conflicts` for people: the invitation, its window, each conflict with
 /// calendar, time and relation, then what was ignored and why.
 public struct ConflictsText {

@@ -1,5 +1,6 @@
 import CoolcalModel
 import CoolcalSupport
+
 /// The day view's geometry: rows of equal length over the window (aligned to the
 /// wall clock in the output zone) and lanes, the invitation in the first, each other
 /// timed occurrence in the first lane free for all its rows.

@@ -1,4 +1,5 @@
 import CoolcalModel
+
 /// The day view of `conflicts` (and `review`): the buffered window as rows down the
 /// page with hour ticks in the output zone and the date on each day change; the
 /// invitation in the first lane and every occurrence seen in the window beside it,

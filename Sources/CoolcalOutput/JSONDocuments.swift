@@ -3,6 +3,7 @@ import CoolcalInvite
 import CoolcalModel
 import CoolcalSchedule
 import CoolcalSupport
+
 /// The JSON documents of DESIGN.md, keys in the documented order.
 public enum JSONDocuments {
     /// An occurrence; `extra` (a conflict's or an ignored event's fields) comes before

@@ -1,9 +1,11 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 import CoolcalModel
 import CoolcalState
 import CoolcalSupport
+
 #endif
 
 /// Tells the inviting server about one answer:

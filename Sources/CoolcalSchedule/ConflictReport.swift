@@ -1,6 +1,7 @@
 import CoolcalCalendars
 import CoolcalInvite
 import CoolcalModel
+
 /// How a busy occurrence relates to the invitation.
 public enum Relation: String, Sendable {
     case overlaps

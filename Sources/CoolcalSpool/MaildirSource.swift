@@ -54,7 +54,7 @@ package final class MaildirSource: MergeSource {
                 continue
             }
             guard MessageReader.isMessage(data) else {
-                try remember(key: "sha256:" + MessageReader.sha256(data), outcome: "not-a-message", inviteID: nil)
+                try remember(key: "sha256:" + MessageReader.sha256(data), outcome: .notAMessage, inviteID: nil)
                 continue
             }
             let found: MailInvitation
@@ -67,7 +67,7 @@ package final class MaildirSource: MergeSource {
                 let key = Self.key(error.headers, data)
                 if try store.maildirOutcome(maildir: realPath, key: key) != nil { continue }
                 if error.message.hasPrefix("no calendar invitation") {
-                    try remember(key: key, outcome: "no-invitation", inviteID: nil)
+                    try remember(key: key, outcome: .noInvitation, inviteID: nil)
                     continue
                 }
                 found = MailInvitation(calendar: Data(), headers: error.headers ?? MailHeaders(), partType: "")
@@ -87,7 +87,7 @@ package final class MaildirSource: MergeSource {
             if case .success(let file) = loaded, isPast(file.invite, zone: floatingZone) {
                 diagnostics.note("\(path): skipped: the event is over")
                 if mark { _ = try maildir.markSeen(message) }
-                try remember(key: key, outcome: "past", inviteID: file.invite.id.text)
+                try remember(key: key, outcome: .past, inviteID: file.invite.id.text)
                 continue
             }
             pending[message.name] = (message, key, try? loaded.get().invite.id.text)
@@ -96,17 +96,17 @@ package final class MaildirSource: MergeSource {
         return items
     }
 
-    package func finish(_ name: String, failed: Bool, outcome: String, note: String) throws {
+    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
         guard let entry = pending[name] else { return }
         // Marked first, then remembered: a crash in between processes it again (answers
         // are idempotent), never loses it.
         if mark && !failed { _ = try maildir.markSeen(entry.message) }
-        try remember(key: entry.key, outcome: failed ? "failed" : outcome, inviteID: entry.inviteID)
+        try remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID)
     }
 
     package func unlock() { lock.unlock() }
 
-    private func remember(key: String, outcome: String, inviteID: String?) throws {
+    private func remember(key: String, outcome: OutcomeCode, inviteID: String?) throws {
         try store.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
     }
 

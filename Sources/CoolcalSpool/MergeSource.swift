@@ -21,7 +21,7 @@ public protocol MergeSource: AnyObject {
     func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem]
     /// Records what was done with one item (`outcome`: accepted, declined, busy, free,
     /// cancelled, ignored, failed; `note` the JSON or reason kept for it).
-    func finish(_ name: String, failed: Bool, outcome: String, note: String) throws
+    func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws
     /// `finish` of several items, in order (a plain spool syncs its directories once).
     func finish(_ items: [MergeFinished]) throws
     /// Releases the run lock.
@@ -32,11 +32,11 @@ public protocol MergeSource: AnyObject {
 public struct MergeFinished {
     public var name: String
     public var failed: Bool
-    public var outcome: String
+    public var outcome: OutcomeCode
     public var note: String
 
     /// The memberwise initializer, for the targets above.
-    package init(name: String, failed: Bool, outcome: String, note: String) {
+    package init(name: String, failed: Bool, outcome: OutcomeCode, note: String) {
         self.name = name
         self.failed = failed
         self.outcome = outcome
@@ -87,7 +87,7 @@ package final class PlainSource: MergeSource {
         }
     }
 
-    package func finish(_ name: String, failed: Bool, outcome: String, note: String) throws {
+    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
         try spool.finish(name, failed: failed, note: note)
     }
 

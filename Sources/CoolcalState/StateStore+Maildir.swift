@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalModel
 
 /// What `merge` has processed in a Maildir it must not change: the messages are
 /// remembered here (by Message-ID, else a content hash), keyed by the Maildir's real path.
@@ -14,13 +15,13 @@ extension StateStore {
     /// Remembers a processed message; the first outcome stays (a message is processed once).
     /// - Returns: false when it was already recorded (another merge processed it first).
     @discardableResult
-    public func recordMaildirMessage(maildir: String, key: String, outcome: String, inviteID: String?,
+    public func recordMaildirMessage(maildir: String, key: String, outcome: OutcomeCode, inviteID: String?,
                                      at date: Date) throws -> Bool {
         try database.transaction {
             try database.prepare("""
                 INSERT OR IGNORE INTO maildir_messages (maildir, key, outcome, invite_id, processed_at)
                 VALUES (?1, ?2, ?3, ?4, ?5)
-                """).run([.text(maildir), .text(key), .text(outcome), .optional(inviteID), .real(date.timeIntervalSince1970)])
+                """).run([.text(maildir), .text(key), .text(outcome.rawValue), .optional(inviteID), .real(date.timeIntervalSince1970)])
             return database.changes > 0
         }
     }

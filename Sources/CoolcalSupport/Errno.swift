@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+
 #endif
 
 /// An error number set by a failed C call (`errno`), after swift-system's `Errno`.

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+
 #endif
 import Synchronization
 

@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+
 /// The owner's `PARTSTAT` set in a stored iTIP event block, on its bytes: only the
 /// owner's own `ATTENDEE` line (of the event itself, not of a VALARM) is rewritten —
 /// its other parameters and value kept as they are, folded again at 75 octets — and

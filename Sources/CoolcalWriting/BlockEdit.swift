@@ -1,4 +1,5 @@
 import CoolcalModel
+
 /// Line edits of one stored VEVENT block, on its bytes, so that a cancellation
 /// changes two properties and leaves every other byte of the event as the user's
 /// file has it (libical re-serializing the block would drop values it cannot read,

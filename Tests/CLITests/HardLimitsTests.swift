@@ -12,6 +12,7 @@ import CoolcalWriting
 import CoolcalSpool
 import CoolcalRSVP
 import CoolcalCheck
+import CoolcalAnswering
 import CoolcalOutput
 import CoolcalCLI
 import Foundation

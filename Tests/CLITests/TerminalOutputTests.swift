@@ -14,6 +14,7 @@ import CoolcalWriting
 import CoolcalSpool
 import CoolcalRSVP
 import CoolcalCheck
+import CoolcalAnswering
 import CoolcalOutput
 import CoolcalCLI
 

@@ -12,6 +12,7 @@
 @testable import CoolcalSpool
 @testable import CoolcalRSVP
 @testable import CoolcalCheck
+@testable import CoolcalAnswering
 @testable import CoolcalOutput
 @testable import CoolcalCLI
 import Testing

@@ -14,6 +14,7 @@ import Testing
 @testable import CoolcalSpool
 @testable import CoolcalRSVP
 @testable import CoolcalCheck
+@testable import CoolcalAnswering
 @testable import CoolcalOutput
 @testable import CoolcalCLI
 
@@ -51,8 +52,8 @@ import Testing
         let store = try StateStore(directory: dir)
         let now = Date(timeIntervalSince1970: 1000)
         #expect(try store.maildirOutcome(maildir: "/m", key: "mid:a@x") == nil)
-        #expect(try store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: "accepted", inviteID: "u", at: now))
-        #expect(try !store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: "declined", inviteID: "u", at: now))
+        #expect(try store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .accepted, inviteID: "u", at: now))
+        #expect(try !store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .declined, inviteID: "u", at: now))
         #expect(try store.maildirOutcome(maildir: "/m", key: "mid:a@x") == "accepted")
         // Another Maildir has its own record.
         #expect(try store.maildirOutcome(maildir: "/other", key: "mid:a@x") == nil)

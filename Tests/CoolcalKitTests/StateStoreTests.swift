@@ -15,6 +15,7 @@ import Testing
 @testable import CoolcalSpool
 @testable import CoolcalRSVP
 @testable import CoolcalCheck
+@testable import CoolcalAnswering
 @testable import CoolcalOutput
 @testable import CoolcalCLI
 

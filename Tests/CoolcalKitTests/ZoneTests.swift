@@ -14,6 +14,7 @@ import Testing
 @testable import CoolcalSpool
 @testable import CoolcalRSVP
 @testable import CoolcalCheck
+@testable import CoolcalAnswering
 @testable import CoolcalOutput
 @testable import CoolcalCLI
 

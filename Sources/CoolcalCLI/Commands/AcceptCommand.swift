@@ -1,8 +1,9 @@
 import Foundation
 import CoolcalSchedule
+import CoolcalAnswering
 
 /// `coolcal accept [--if-free] [--dry-run] [--tentative] INVITE [CAL...]`: writes
-/// into the first CAL (none: the config's `calendar` lines), through `InboxAnswering`;
+/// into the first CAL (none: the config's `calendar` lines), through `AnswerCommand`;
 /// with `--if-free`, every CAL must be free in the buffered window.
 package struct AcceptCommand: CommandUnit, Equatable {
     package static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")
@@ -48,7 +49,7 @@ package struct AcceptCommand: CommandUnit, Equatable {
 
     package func run(_ context: RunContext) throws -> ExitStatus {
         let options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, reply: reply, buffer: buffer)
-        return try InboxAnswering.answer(tentative ? .tentative : .accept, invite: invite, calendars: calendars,
+        return try AnswerCommand.answer(tentative ? .tentative : .accept, invite: invite, calendars: calendars,
                                          options: options, context: context)
     }
 }

@@ -24,6 +24,6 @@ package struct CommentCommand: CommandUnit, Equatable {
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        try InboxAnswering.answer(.comment(text), invite: invite, calendars: [], context: context)
+        try AnswerCommand.answer(.comment(text), invite: invite, calendars: [], context: context)
     }
 }

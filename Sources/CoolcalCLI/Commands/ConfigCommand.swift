@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalAnswering
 import CoolcalMail
 import CoolcalModel
 import CoolcalRSVP
@@ -38,7 +39,7 @@ package struct ConfigReport {
     package let common: CommonOptions
     package let buffer: Buffer?
     package let environment: [String: String]
-    package let answers: Answers
+    package let answers: AnswerStore
 
     /// The config file's row, then one per `SettingsTable` key, each with its source.
     private var rows: [(key: String, value: String, source: String)] {

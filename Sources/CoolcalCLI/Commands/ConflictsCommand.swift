@@ -94,10 +94,3 @@ package struct SlotCount: ArgumentValue, Equatable {
         "--\(option) needs a number from 1 to 100, not '\(text)'"
     }
 }
-
-extension TimeWindow {
-    /// The smallest window holding both.
-    package func union(_ other: TimeWindow) -> TimeWindow {
-        TimeWindow(start: min(start, other.start), end: max(end, other.end))
-    }
-}

@@ -1,6 +1,8 @@
+import CoolcalAnswering
+
 /// `coolcal decline INVITE [CAL...]`: records the answer (and sends it); when coolcal
 /// had accepted the invitation, undoes that in the calendars it wrote it into (or the
-/// CALs named), through `InboxAnswering`.
+/// CALs named), through `AnswerCommand`.
 package struct DeclineCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(
         name: "decline",
@@ -27,7 +29,7 @@ package struct DeclineCommand: CommandUnit, Equatable {
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        try InboxAnswering.answer(.decline, invite: invite, calendars: calendars, options: AnswerOptions(reply: reply),
+        try AnswerCommand.answer(.decline, invite: invite, calendars: calendars, options: AnswerOptions(reply: reply),
                                   context: context)
     }
 }

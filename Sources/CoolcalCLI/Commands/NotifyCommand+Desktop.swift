@@ -4,10 +4,11 @@ import CoolcalDesktop
 import CoolcalInvite
 import CoolcalOutput
 import CoolcalSchedule
+import CoolcalAnswering
 
 /// `notify --desktop` and `merge --notify`: a freedesktop notification on the session
 /// bus (Desktop/SessionBus.swift); the chosen action answered through
-/// `InboxAnswering`, as the `accept` and `decline` commands answer.
+/// `AnswerCommand`, as the `accept` and `decline` commands answer.
 extension NotifyCommand {
     package static let acceptAction = DesktopNotification.Action(key: "accept", label: "Accept")
     package static let declineAction = DesktopNotification.Action(key: "decline", label: "Decline")
@@ -56,12 +57,12 @@ extension NotifyCommand {
         switch response {
         case .action(Self.acceptAction.key):
             context.note("desktop: Accept chosen")
-            return try InboxAnswering.answer(.accept, invite: operand, calendars: targets.map(\.operand),
+            return try AnswerCommand.answer(.accept, invite: operand, calendars: targets.map(\.operand),
                                              options: AnswerOptions(buffer: buffer), context: context)
         case .action(Self.declineAction.key):
             context.note("desktop: Decline chosen")
             // The calendars the state remembers it was written into, as `decline ID` does.
-            return try InboxAnswering.answer(.decline, invite: operand, calendars: [], context: context)
+            return try AnswerCommand.answer(.decline, invite: operand, calendars: [], context: context)
         case .action(let other):
             context.say("not answered: \(invite.title) (id \(invite.id.text)): unknown action '\(other)'")
         case .closed(let reason):
@@ -70,28 +71,6 @@ extension NotifyCommand {
             context.say("not answered: \(invite.title) (id \(invite.id.text)): no answer within \(wait.seconds) s")
         }
         return .ok
-    }
-}
-
-/// `merge --notify`: a notification per invitation, posted once the run is done; no
-/// session bus (cron) is said only with `-v`.
-package final class DesktopNotices {
-    private var shown: [(invite: Invite, outcome: String)] = []
-
-    package func add(_ invite: Invite, _ outcome: String) { shown.append((invite, outcome)) }
-
-    package func post(_ context: RunContext, style: TextStyle) {
-        guard !shown.isEmpty else { return }
-        do {
-            let bus = try SessionBus()
-            let markup = try bus.capabilities().contains("body-markup")
-            for (invite, outcome) in shown {
-                try bus.notify(NotifyCommand.notification(invite, conflicts: nil, style: style, extra: outcome), markup: markup)
-            }
-            context.note("desktop: \(shown.count) notification\(shown.count == 1 ? "" : "s") shown")
-        } catch {
-            context.note("desktop: no notifications shown: \(error)")
-        }
     }
 }
 

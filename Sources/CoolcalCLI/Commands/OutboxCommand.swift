@@ -36,7 +36,7 @@ package struct OutboxCommand: CommandUnit, Equatable {
                 throw UsageError("no server is configured (--server, COOLCAL_SERVER or 'server =' in the config)", command: "outbox")
             }
             let sendmail = mailWaiting ? try answers.sendmail() : nil
-            let s = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: answers.settings.lockTimeout)
+            let s = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: try context.settings.lockTimeout)
             if server != nil { context.say("delivered \(s.delivered), refused \(s.failed), still queued \(s.queued)") }
             if !mail.isEmpty { context.say("mailed \(s.mailed), failed \(s.mailFailed), still queued \(s.mailQueued)") }
             if s.mailQueued > 0 {

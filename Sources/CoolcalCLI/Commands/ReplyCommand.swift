@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalAnswering
 import CoolcalInvite
 import CoolcalModel
 import CoolcalState
@@ -83,8 +84,7 @@ package struct ReplyCommand: CommandUnit, Equatable {
     /// answer (and its mail) first so that a sendmail that fails leaves it queued (75)
     /// or failed, never recorded as sent.
     private func mailed(_ file: InvitationFile, _ settings: Settings, _ context: RunContext) throws -> ExitStatus {
-        let reply = try Answers.build(file, me: settings.me, partstat: partstat, comment: comment, settings: settings,
-                                      command: "reply")
+        let reply = try AnswerStore.build(file, partstat: partstat, comment: comment, settings: settings.answering(command: "reply"))
         guard send else {
             context.out.write(reply.message.rendered())
             return .ok

@@ -1,4 +1,5 @@
 import CoolcalOutput
+
 /// `coolcal responses`: the answers given, by the invitation's start.
 package struct ResponsesCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(

@@ -1,10 +1,11 @@
 import Foundation
 import CoolcalCheck
 import CoolcalSchedule
+import CoolcalModel
 
 /// `coolcal review [CAL...]`: an interactive screen that walks the unanswered
 /// invitations of the inbox, newest first, each with its day view; keys answer them
-/// through `InboxAnswering`, as the commands do (CLI/ReviewSession.swift).
+/// through `AnswerCommand`, as the commands do (CLI/ReviewSession.swift).
 package struct ReviewCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(
         name: "review",

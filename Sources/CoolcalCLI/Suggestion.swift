@@ -1,16 +1,4 @@
-/// A command line coolcal cannot run (EX_USAGE, 64): the message, and the command
-/// whose usage line to print.
-public struct UsageError: Error, CustomStringConvertible, Equatable {
-    public var message: String
-    public var command: String?
-
-    public init(_ message: String, command: String?) {
-        self.message = message
-        self.command = command
-    }
-
-    public var description: String { message }
-}
+import Foundation
 
 /// Closest candidate within two edits, for "did you mean".
 package func suggestion(for word: String, among candidates: [String]) -> String? {

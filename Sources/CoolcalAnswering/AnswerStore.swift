@@ -5,36 +5,35 @@ import CoolcalModel
 import CoolcalRSVP
 import CoolcalState
 
-/// Could not deliver everything to the server (`outbox flush`): 75, or 77 when the
-/// server refused the credentials.
-public struct ServerError: Error, CustomStringConvertible, Equatable {
-    public var message: String
-    public var denied: Bool
-    public var description: String { message }
-}
-
-/// The state directory and the server of a run, and what every answering command
-/// does with them: record the answer (and queue it when there is a server) in one
-/// transaction, then try to empty the outbox.
-package struct Answers {
-    package let settings: Settings
-    package let common: CommonOptions
-    package let diagnostics: Diagnostics
-
-    package var environment: [String: String] { settings.environment }
-
+/// The state, the inviting server and the outbox of a run, and what every answering
+/// workflow does with them: record the answer (and queue it when there is a server) in
+/// one transaction, queue the mail reply, then try to empty the outbox.
+package struct AnswerStore {
+    package let settings: AnswerSettings
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
-    package var stateDirectory: String {
-        if let dir = settings.setting(SettingsTable.state).value { return dir }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
+    package let stateDirectory: String
+    /// `--server`, `COOLCAL_SERVER`, config `server`, as given; checked by `server()`.
+    package let serverSetting: String?
+    /// The sendmail command (`COOLCAL_SENDMAIL`, config `sendmail`; nil: the default)
+    /// and where it came from, as an error about it says (` (from COOLCAL_SENDMAIL)`).
+    package let sendmailSetting: (command: String?, origin: String)
+
+    package init(settings: AnswerSettings, stateDirectory: String, serverSetting: String?,
+                 sendmailSetting: (command: String?, origin: String)) {
+        self.settings = settings
+        self.stateDirectory = stateDirectory
+        self.serverSetting = serverSetting
+        self.sendmailSetting = sendmailSetting
     }
 
-    /// `--server`, `COOLCAL_SERVER`, config `server`; nil when none is set.
+    package var diagnostics: Diagnostics { settings.diagnostics }
+    package var environment: [String: String] { settings.environment }
+
+    /// The inviting server; nil when none is set.
     package func server() throws -> URL? {
-        guard let raw = settings.setting(SettingsTable.server).value else { return nil }
+        guard let raw = serverSetting else { return nil }
         guard let url = URL(string: raw), RSVPClient.isUsableServer(url) else {
-            throw UsageError("server '\(CalendarLocation.redact(raw, marker: "***"))' is not an http:// or https:// URL", command: common.command)
+            throw UsageError("server '\(CalendarLocation.redact(raw, marker: "***"))' is not an http:// or https:// URL", command: settings.command)
         }
         return url
     }

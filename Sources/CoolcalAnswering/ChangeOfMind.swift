@@ -15,45 +15,42 @@ import CoolcalWriting
 package struct ChangeOfMind {
     package let file: InvitationFile
     package let options: AnswerOptions
-    package let context: RunContext
+    package let store: AnswerStore
 
-    package func decline(_ calendars: [String]) throws -> ExitStatus {
-        let settings = try context.settings
+    package func decline(_ calendars: [String]) throws -> AnswerOutcome {
+        let settings = store.settings
         let invite = file.invite
-        let answers = try context.answers
-        let mail = options.reply ? try answers.mailReply(for: file, partstat: "DECLINED") : nil
-        let hasState = answers.hasState
-        let written = hasState ? try answers.open().written(inviteID: invite.id.text) : []
+        let mail = options.reply ? try store.mailReply(for: file, partstat: "DECLINED") : nil
+        let written = store.hasState ? try store.open().written(inviteID: invite.id.text) : []
         var targets: [(CalendarLocation, String, WrittenEvent?)] = []
         if calendars.isEmpty {
             targets = written.map { (CalendarLocation($0.calendar), $0.calendar, $0) }
         } else {
             for operand in calendars {
-                let target = try Settings.writeTarget(operand, command: "decline")
-                let key = InboxAnswering.stateKey(target)
+                let target = try settings.writeTarget(operand, command: "decline")
+                let key = AnswerSettings.stateKey(target)
                 targets.append((target, key, written.first { $0.calendar == key }))
             }
         }
         // An iTIP copy without the owner among its attendees cannot carry the answer:
         // said once, and no calendar is touched (nor said to be "already declined").
         if file.message != nil && !targets.isEmpty, let warning = file.ownerWarning(me: settings.me) {
-            context.diagnostics.warn(warning)
+            settings.diagnostics.warn(warning)
             targets = []
         }
         let window = ConflictFinder(buffer: settings.buffer(options.buffer), zone: settings.zone).window(for: invite)
-        var said: [String] = []
+        var undone: [AnswerOutcome.Undone] = []
         for (target, key, row) in targets {
             let change = self.change(settings, row)
             let outcome = try settings.writer.write(change: change, to: target, window: window)
-            said.append(describe(outcome, target.shown))
+            undone.append(AnswerOutcome.Undone(write: outcome, target: target, itip: file.message != nil))
             try remember(outcome, change: change, key: key, row: row, target: target, settings)
         }
-        try answers.record(.declined, for: invite, mail: mail)
-        context.say("declined: \(invite.title) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; ")))
-        return .ok
+        try store.record(.declined, for: invite, mail: mail)
+        return .declined(invite, undone)
     }
 
-    private func change(_ settings: Settings, _ row: WrittenEvent?) -> CalendarChange {
+    private func change(_ settings: AnswerSettings, _ row: WrittenEvent?) -> CalendarChange {
         if let message = file.message {
             var change = ITIPChange(message: message, cancel: false, me: settings.me)
             change.partstat = "DECLINED"
@@ -66,27 +63,18 @@ package struct ChangeOfMind {
     /// What the state keeps after the write: nothing of an event removed (or gone),
     /// an emptied hash for one declined in place (the user's edits are in it now).
     private func remember(_ outcome: WriteOutcome, change: CalendarChange, key: String, row: WrittenEvent?,
-                          target: CalendarLocation, _ settings: Settings) throws {
-        let store = try context.answers.open()
+                          target: CalendarLocation, _ settings: AnswerSettings) throws {
+        let store = try self.store.open()
         switch outcome {
         case .removed, .absent:
             try store.forgetWritten(inviteID: file.invite.id.text, calendar: key)
         case .declinedInPlace:
-            context.diagnostics.warn("\(target.shown): \(file.invite.title) (id \(file.invite.id.text)) was edited since coolcal wrote it; kept, declined in place (shown as free)")
+            settings.diagnostics.warn("\(target.shown): \(file.invite.title) (id \(file.invite.id.text)) was edited since coolcal wrote it; kept, declined in place (shown as free)")
             fallthrough
         default:
             guard file.message == nil || row != nil || outcome == .updated else { return }
             try store.recordWritten(WrittenEvent(inviteID: file.invite.id.text, calendar: key, uid: change.uid, hash: "",
                                                  answer: row?.answer ?? .accepted, writtenAt: row?.writtenAt ?? settings.now))
-        }
-    }
-
-    private func describe(_ outcome: WriteOutcome, _ target: String) -> String {
-        switch outcome {
-        case .updated where file.message != nil: return "marked declined in \(target)"
-        case .unchanged: return "already declined in \(target)"
-        case .absent: return "not in \(target)"
-        default: return outcome.describe(target)
         }
     }
 }

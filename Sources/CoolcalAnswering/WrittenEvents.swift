@@ -11,8 +11,8 @@ import CoolcalWriting
 /// hash (iTIP, or a block with the user's edits in it) is never matched.
 package enum WrittenEvents {
     package static func remember(_ change: CalendarChange, _ outcome: WriteOutcome, invite: Invite, answer: Answer,
-                         target: CalendarLocation, store: StateStore, settings: Settings, diagnostics: Diagnostics) throws {
-        let key = InboxAnswering.stateKey(target)
+                                 target: CalendarLocation, store: StateStore, settings: AnswerSettings) throws {
+        let key = AnswerSettings.stateKey(target)
         let previous = try store.written(inviteID: invite.id.text).first { $0.calendar == key }
         var ours = false
         var hash: String?
@@ -37,7 +37,7 @@ package enum WrittenEvents {
         let kept = ours ? hash ?? "" : ""
         try store.recordWritten(WrittenEvent(inviteID: invite.id.text, calendar: key, uid: change.uid, hash: kept,
                                              answer: answer, writtenAt: settings.now))
-        diagnostics.note("\(store.databasePath): remembered \(invite.id.text) in \(target.shown)" + (kept.isEmpty ? "" : " (block \(kept))"))
+        settings.diagnostics.note("\(store.databasePath): remembered \(invite.id.text) in \(target.shown)" + (kept.isEmpty ? "" : " (block \(kept))"))
     }
 
     /// A replaced block is no longer the one hashed: it stays, declined in place.

@@ -1,27 +1,20 @@
 import Foundation
 import CoolcalInvite
 import CoolcalMail
+import CoolcalModel
 import CoolcalRSVP
 import CoolcalState
 
 /// Answers by mail (`reply --send`, `accept|decline|merge --reply`): the configured
 /// sendmail, the REPLY message for an invitation, and queueing it once per version.
-extension Answers {
+extension AnswerStore {
     /// `COOLCAL_SENDMAIL`, config `sendmail`, else `/usr/sbin/sendmail -t -oi`; a
     /// command that is missing or not executable is a configuration error (78).
     package func sendmail() throws -> Sendmail {
-        let setting = settings.setting(SettingsTable.sendmail)
-        let command = setting.value ?? Sendmail.defaultCommand
         do {
-            return try Sendmail(command: command, environment: environment)
+            return try Sendmail(command: sendmailSetting.command ?? Sendmail.defaultCommand, environment: environment)
         } catch {
-            let from: String
-            switch setting.source {
-            case .environment(let name): from = " (from \(name))"
-            case .configFile: from = " (from \(settings.config.path ?? "the config file"))"
-            default: from = " (the default; set 'sendmail = CMD' in the config or COOLCAL_SENDMAIL)"
-            }
-            throw ConfigError(message: "\(error)\(from)")
+            throw ConfigError(message: "\(error)\(sendmailSetting.origin)")
         }
     }
 
@@ -34,18 +27,16 @@ extension Answers {
             return nil
         }
         _ = try sendmail()
-        return try Self.build(file, me: settings.me, partstat: partstat, comment: comment, settings: settings,
-                              command: common.command)
+        return try Self.build(file, partstat: partstat, comment: comment, settings: settings)
     }
 
     /// The REPLY mail, its failures as the CLI's errors (64 for `--me`, 65 for the invitation).
-    package static func build(_ file: InvitationFile, me: [String], partstat: String, comment: String?, settings: Settings,
-                      command: String?) throws -> MailReply {
+    package static func build(_ file: InvitationFile, partstat: String, comment: String?, settings: AnswerSettings) throws -> MailReply {
         do {
-            return try MailReply(file, me: me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
+            return try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
         } catch {
             switch error {
-            case .usage(let message): throw UsageError(message, command: command)
+            case .usage(let message): throw UsageError(message, command: settings.command)
             case .data(let inviteError): throw inviteError
             }
         }

@@ -1,0 +1,41 @@
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalWriting
+
+/// What answering one invitation did, for `CoolcalOutput` to put into words.
+package enum AnswerOutcome {
+    /// `accept`/`accept --tentative` wrote (or found) the event, or applied an
+    /// organizer's cancellation, in `target`; `write` says what the calendar write did.
+    case accepted(AcceptVerb, Invite, write: WriteOutcome, target: CalendarLocation)
+    /// `accept --if-free`: the window is busy; nothing was written.
+    case busy(Invite, ConflictReport)
+    /// `accept --dry-run`: the text that would be written (nil: nothing would be).
+    case preview(String?)
+    /// `decline`: what changing your mind did in each calendar (none: only recorded).
+    case declined(Invite, [Undone])
+    case commented(Invite)
+
+    /// How an accept went: the answer given, or why none was.
+    package enum AcceptVerb: Equatable, Sendable {
+        case accepted, tentative
+        /// An older version than the calendar's: nothing recorded.
+        case ignored
+        /// An organizer's cancellation, applied.
+        case cancelled
+    }
+
+    /// One calendar `decline` changed its mind in.
+    package struct Undone {
+        package var write: WriteOutcome
+        package var target: CalendarLocation
+        /// The organizer's copy (iTIP), marked declined rather than removed.
+        package var itip: Bool
+    }
+
+    /// Whether the invitation was answered as asked (`busy` is not).
+    package var answered: Bool {
+        if case .busy = self { return false }
+        return true
+    }
+}

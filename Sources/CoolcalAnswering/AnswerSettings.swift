@@ -1,0 +1,77 @@
+import Foundation
+import CoolcalCheck
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalWriting
+
+/// What the answering workflows read of a run: the values the command line resolved
+/// (flag > environment > config > default) and the reader, writer and diagnostics of
+/// the run. The workflows never look at flags or the config file themselves.
+package struct AnswerSettings {
+    /// `--me`: the owner's addresses, first the one answers are mailed from.
+    package var me: [String]
+    /// The domain for UIDs and Message-IDs (config `domain`, else the host's name).
+    package var domain: String
+    package var now: Date
+    package var zone: TimeZone
+    /// The config's `buffer`; a command's `--buffer` wins over it (`buffer(_:)`).
+    package var configBuffer: Buffer?
+    /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`).
+    package var serverTimeout: TimeInterval
+    package var environment: [String: String]
+    package var diagnostics: Diagnostics
+    package var reader: CalendarReader
+    package var writer: CalendarWriter
+    /// The command that runs, for the usage line of a usage error.
+    package var command: String?
+
+    package init(me: [String], domain: String, now: Date, zone: TimeZone, configBuffer: Buffer?, serverTimeout: TimeInterval,
+                 environment: [String: String], diagnostics: Diagnostics, reader: CalendarReader, writer: CalendarWriter,
+                 command: String?) {
+        self.me = me
+        self.domain = domain
+        self.now = now
+        self.zone = zone
+        self.configBuffer = configBuffer
+        self.serverTimeout = serverTimeout
+        self.environment = environment
+        self.diagnostics = diagnostics
+        self.reader = reader
+        self.writer = writer
+        self.command = command
+    }
+
+    /// The buffer around an invitation: the command's, else the config's, else 2 h.
+    package func buffer(_ flag: Buffer?) -> Buffer { flag ?? configBuffer ?? .standard }
+
+    /// The calendar `accept` and `merge` write into (the first CAL): a file, one vdir or
+    /// a CalDAV collection. A directory whose calendars are its subfolders (a vdirsyncer
+    /// tree) is a usage error naming them (which one is meant cannot be guessed); one
+    /// that has entries but no calendars is 66, as when it is read.
+    package func writeTarget(_ operand: String, command: String) throws -> CalendarLocation {
+        let target = CalendarLocation(operand)
+        guard case .vdir(let path) = target, let kind = CalendarDirectory.probe(path) else { return target }
+        switch kind {
+        case .tree(let subfolders):
+            let names = subfolders.map { URL(fileURLWithPath: $0).lastPathComponent }
+            throw UsageError("\(path) holds \(subfolders.count) calendar\(subfolders.count == 1 ? "" : "s") in subfolders "
+                             + "(\(names.joined(separator: ", "))); name the one to write to, such as \(subfolders[0])",
+                             command: command)
+        case .noCalendars:
+            throw CalendarReader.noCalendars(path)
+        case .vdir, .empty:
+            return target
+        }
+    }
+
+    /// The calendar as the state keeps it, so that `decline` can open it again: an
+    /// absolute path (symlinks resolved) or the URL.
+    package static func stateKey(_ target: CalendarLocation) -> String {
+        switch target {
+        case .remote(let url): return url
+        case .file(let path), .vdir(let path):
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            return (try? AtomicFile.resolve(absolute)) ?? absolute
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalWriting
+
+/// What `merge` did with one invitation of its spool, for `CoolcalOutput` to put into
+/// words (a line, a `--json` object, a desktop notification).
+package struct MergeItem {
+    /// The invitation's name in the spool (a file name, a Maildir message's).
+    package var name: String
+    package var outcome: OutcomeCode
+    /// Nil when it could not be read (`error` says why).
+    package var invite: Invite?
+    /// Why it could not be read.
+    package var error: String?
+    /// The conflicts in its window (an invitation answered by policy; nil for a cancellation).
+    package var conflicts: Int?
+    /// What the calendar write did, and where (nil when nothing was written: busy,
+    /// declined, free, or `--policy report`'s cancellation).
+    package var write: WriteOutcome?
+    package var target: CalendarLocation?
+    /// `--policy report`: found free or busy, not answered.
+    package var reportOnly = false
+
+    package init(name: String, outcome: OutcomeCode, invite: Invite? = nil, error: String? = nil, conflicts: Int? = nil,
+                 write: WriteOutcome? = nil, target: CalendarLocation? = nil) {
+        self.name = name
+        self.outcome = outcome
+        self.invite = invite
+        self.error = error
+        self.conflicts = conflicts
+        self.write = write
+        self.target = target
+    }
+
+    /// Whether a person should see it (`merge -q` prints only these).
+    package var needsAPerson: Bool { outcome == .busy || outcome == .failed }
+}
+
+/// What `merge` keeps in the spool for each invitation it is done with (`done/NAME.outcome`),
+/// made by `CoolcalOutput` (JSON); called on another thread while the calendar is written.
+package struct MergeNotes: Sendable {
+    /// An answered invitation's note: the outcome and the conflicts it was based on.
+    package var answered: @Sendable (OutcomeCode, ConflictReport, Date) -> String
+    /// An applied cancellation's note: the outcome and what the write did.
+    package var cancelled: @Sendable (OutcomeCode, WriteOutcome, CalendarLocation, Date) -> String
+
+    package init(answered: @escaping @Sendable (OutcomeCode, ConflictReport, Date) -> String,
+                 cancelled: @escaping @Sendable (OutcomeCode, WriteOutcome, CalendarLocation, Date) -> String) {
+        self.answered = answered
+        self.cancelled = cancelled
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import CoolcalCalDAV
+import CoolcalCalendars
+import CoolcalCheck
+import CoolcalICal
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalSpool
+import CoolcalState
+import CoolcalWriting
+
+/// One `MergeRun` over the invitations it listed: the calendars read once for all their
+/// windows, each invitation decided in order (`decide`), its change taken into the
+/// batch in memory, and what to record and say of it kept as a `Settlement` until the
+/// calendar is written (`MergeRun.settle`).
+struct MergePass {
+    let run: MergeRun
+    let names: [String]
+    let invites: [Result<InvitationFile, Error>]
+    let check: ConflictCheck
+    let target: CalendarLocation
+    /// The calendar written to, locked and read once; nil with `--policy report`.
+    let batch: CalendarBatch?
+    let calendars: PreparedCalendars
+    /// The state answers are recorded in; nil with `--policy report`.
+    let state: StateStore?
+    let server: URL?
+    var settlements: [Settlement] = []
+    /// The last write into the batch that failed (its invitation stays pending).
+    var failure: Error?
+    private var acceptedThisRun: [Occurrence] = []
+
+    init(run: MergeRun, items: [SpoolItem]) throws {
+        let settings = run.store.settings
+        let invites = items.map(\.loaded)
+        let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(run.buffer), zone: settings.zone),
+                                  reader: settings.reader)
+        // One read of the calendars for the whole run, limited to the span of all windows.
+        let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
+        let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
+        let target = try settings.writeTarget(run.calendars[0], command: "merge")
+        // The calendar written to is locked and read once, here: the same read decides
+        // the invitations, takes every change in memory and is written once at the end.
+        let expected = invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) }
+        let batch = run.policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
+        let others = run.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
+        // Revisions worked out, and the series that can be placed placed, once for all
+        // the windows (ExpansionPlan). Each invitation's window is then expanded on its
+        // own: a simple rule jumps to the window (CivilRecurrence), libical's iterator
+        // starts there unless the rule counts, a series placed once is expanded only in
+        // the windows it reaches, so ten windows cost about ten windows, not the months
+        // between them.
+        calendars = check.reader.prepare((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
+        let state = run.policy == .report ? nil : try run.store.open()
+        let inbox = try state ?? run.store.open()
+        server = try run.store.server()
+        // Into the inbox, all in one transaction, before any is answered.
+        try inbox.together {
+            for case .success(let file) in invites where !file.invite.isCancellation {
+                try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            }
+        }
+        self.run = run
+        self.names = items.map(\.name)
+        self.invites = invites
+        self.check = check
+        self.target = target
+        self.batch = batch
+        self.state = state
+    }
+
+    /// Decides every invitation in order, taking accepted ones into the batch.
+    mutating func decide() throws {
+        for (name, loaded) in zip(names, invites) {
+            switch loaded {
+            case .failure(let error):
+                var settled = Settlement(item: MergeItem(name: name, outcome: .failed, error: "\(error)"), written: false)
+                settled.warning = "\(error)"
+                if run.policy != .report {
+                    settled.finished = MergeFinished(name: name, failed: true, outcome: .failed, note: "\(error)\n")
+                }
+                settlements.append(settled)
+            case .success(let file) where file.invite.isCancellation:
+                if let settled = try cancel(file, name: name) { settlements.append(settled) }
+            case .success(let file):
+                if let settled = try answer(file, name: name) { settlements.append(settled) }
+            }
+        }
+    }
+
+    /// An invitation answered by policy; nil (and `failure` set) when its write failed.
+    private mutating func answer(_ file: InvitationFile, name: String) throws -> Settlement? {
+        let settings = run.store.settings
+        let invite = file.invite
+        let window = check.finder.window(for: invite)
+        let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
+        let accept = run.policy == .acceptAll || report.free
+        var item = MergeItem(name: name, outcome: .free, invite: invite, conflicts: report.conflicts.count)
+        // What was written, for the state (`decline` undoes it).
+        var wrote: (change: CalendarChange, outcome: WriteOutcome)?
+        if run.policy == .report {
+            item.outcome = report.free ? .free : .busy
+            item.reportOnly = true
+        } else if accept, let batch {
+            if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
+            do {
+                let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
+                let written = try batch.apply(change)
+                wrote = (change, written)
+                // An older version than the calendar's is not an answer to record.
+                item.outcome = written.isStale ? .ignored : .accepted
+                item.write = written
+                item.target = target
+            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+                settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
+                failure = error
+                return nil
+            }
+            for instance in invite.checked where item.outcome == .accepted {
+                acceptedThisRun.append(occurrence(of: invite, instance))
+            }
+        } else {
+            item.outcome = run.policy == .declineBusy ? .declined : .busy
+        }
+        var settled = Settlement(item: item, written: item.outcome == .accepted || item.outcome == .ignored)
+        if run.policy != .report {
+            // Its note is written out while the calendar is written (MergeRun.settle).
+            settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome, note: "")
+            settled.conflicts = report
+        }
+        settled.record = { [run, state, server, target, outcome = item.outcome, wrote] in
+            guard let state, outcome == .accepted || outcome == .declined else { return }
+            let answer: Answer = outcome == .accepted ? .accepted : .declined
+            let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
+            if outcome == .accepted, let wrote {
+                try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
+                                           store: state, settings: settings)
+            }
+            if run.reply, let mail = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
+                try run.store.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, state)
+            }
+        }
+        return settled
+    }
+
+    /// An organizer's cancellation applied to the batch; nil (and `failure` set) when it
+    /// could not be.
+    private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
+        let settings = run.store.settings
+        let outcome: WriteOutcome
+        if let batch {
+            do {
+                outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
+            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+                settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
+                failure = error
+                return nil
+            }
+        } else {
+            outcome = .unchanged
+        }
+        let code: OutcomeCode = outcome.isStale ? .ignored : .cancelled
+        let item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
+                             target: batch == nil ? nil : target)
+        var settled = Settlement(item: item, written: batch != nil)
+        if batch != nil {
+            settled.finished = MergeFinished(name: name, failed: false, outcome: code,
+                                             note: run.notes.cancelled(code, outcome, target, settings.now))
+        }
+        return settled
+    }
+
+    /// An invitation accepted in this run, as busy time for the next ones.
+    private func occurrence(of invite: Invite, _ instance: InviteInstance) -> Occurrence {
+        let uid: String
+        switch invite.id {
+        case .number(let n): uid = "coolcal-invite-\(n)"
+        case .uid(let s): uid = s
+        }
+        var single = invite.first
+        single.start = instance.start
+        single.end = instance.end
+        let span = check.finder.span(of: single)
+        return Occurrence(uid: uid, recurrenceID: nil, summary: invite.title,
+                          calendar: target.name, calendarColor: nil, start: instance.start,
+                          end: instance.end, startInstant: span.start, endInstant: span.end, allDay: single.allDay,
+                          transparent: false, status: "CONFIRMED", declinedByOwner: false, inviteID: invite.id.text)
+    }
+}
+
+/// What `merge` records and says of one invitation once the calendar is written.
+struct Settlement {
+    var item: MergeItem
+    /// Whether it depends on that write (when the write failed, it stays pending).
+    var written: Bool
+    /// Said on stderr when it is reported (why it could not be read).
+    var warning: String?
+    /// Its part of the state (answer, outbox, written event), recorded with the others'.
+    var record: () throws -> Void = {}
+    /// What the spool keeps of it; nil: it stays (`--policy report`).
+    var finished: MergeFinished?
+    /// The conflicts its note reports (an answered invitation's).
+    var conflicts: ConflictReport?
+
+    init(item: MergeItem, written: Bool) {
+        self.item = item
+        self.written = written
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import CoolcalCalDAV
+import CoolcalCalendars
+import CoolcalCheck
+import CoolcalICal
+import CoolcalInvite
+import CoolcalMail
+import CoolcalRSVP
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalSpool
+import CoolcalSupport
+import CoolcalWriting
+
+/// `merge`'s run: every pending invitation of a spool answered by policy, reading the
+/// calendars once; an invitation accepted earlier in the run is busy time for the later
+/// ones. Accepted events go into the first calendar, written once at the end. Then, in
+/// this order, so that a crash anywhere leaves each invitation answered once: the
+/// answers recorded in one state transaction, the invitations finished in the spool
+/// (moved, or a Maildir's messages remembered), the outbox delivered.
+package struct MergeRun {
+    package let store: AnswerStore
+    package let spoolDirectory: String
+    /// The calendar operands: the first is written to, all are read.
+    package let calendars: [String]
+    package var policy: MergePolicy = .acceptIfFree
+    /// `--mark`: a Maildir's processed messages are moved to `cur/`, flagged seen.
+    package var mark = false
+    /// `--reply`: mail each answer to an iTIP invitation's organizer.
+    package var reply = false
+    package var buffer: Buffer?
+    package var lockTimeout: TimeInterval
+    /// `merge -q`: queued answers are told only once they have waited this long.
+    package var patience: TimeInterval?
+    package let notes: MergeNotes
+
+    package init(store: AnswerStore, spoolDirectory: String, calendars: [String], lockTimeout: TimeInterval, notes: MergeNotes) {
+        self.store = store
+        self.spoolDirectory = spoolDirectory
+        self.calendars = calendars
+        self.lockTimeout = lockTimeout
+        self.notes = notes
+    }
+
+    /// Answers the spool. `report` gets each invitation's outcome, in spool order, once
+    /// it is settled. Returns the last calendar write that failed (those invitations
+    /// stay pending), nil when none did.
+    package func run(report: (MergeItem) -> Void) throws -> Error? {
+        let settings = store.settings
+        let diagnostics = settings.diagnostics
+        let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
+                                          state: { try store.open() })
+        defer { spool.unlock() }
+        let items = try spool.items(floatingZone: settings.zone, diagnostics: diagnostics)
+        TestHook.pause(at: "merge-after-listing")
+        diagnostics.note("\(spoolDirectory): \(items.count) invitation\(items.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
+        // A missing sendmail (78) or no usable --me (64) stops the run before any answer.
+        if reply && policy != .report {
+            _ = try store.sendmail()
+            guard let me = settings.me.first, MailAddress(calendarAddress: me) != nil else {
+                throw UsageError("--reply needs --me ADDRESS, a mail address to answer from (or 'me' in the config)", command: "merge")
+            }
+        }
+        guard !items.isEmpty else {
+            // Nothing new: still the moment to deliver answers a down server left queued.
+            if policy != .report, try store.server() != nil || reply { try store.deliver(try store.open(), patience: patience) }
+            return nil
+        }
+        var pass = try MergePass(run: self, items: items)
+        try pass.decide()
+        let failure = try settle(&pass, spool: spool, report: report)
+        if let state = pass.state { try store.deliver(state, patience: patience) }
+        return failure
+    }
+
+    /// Writes the calendar once, then records, finishes and reports what was decided.
+    private func settle(_ pass: inout MergePass, spool: MergeSource, report: (MergeItem) -> Void) throws -> Error? {
+        let diagnostics = store.diagnostics
+        // The spool's notes (each report in JSON, most of what settling costs) are made on
+        // another thread while the calendar is written and synced.
+        let reports = pass.settlements.map { s in s.conflicts.map { (s.finished?.outcome ?? .failed, $0) } }
+        let now = store.settings.now
+        let answered = notes.answered
+        let made = BackgroundTask { reports.map { $0.map { answered($0.0, $0.1, now) } } }
+        var failure = pass.failure
+        var writeFailure: Error?
+        do {
+            try pass.batch?.commit()
+        } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            writeFailure = error
+            failure = error
+        }
+        TestHook.pause(at: "merge-after-write")
+        for (i, note) in (made.wait() ?? []).enumerated() {
+            if let note { pass.settlements[i].finished?.note = note }
+        }
+        let settled = pass.settlements.filter { settlement in
+            guard settlement.written, let writeFailure else { return true }
+            diagnostics.warn("\(settlement.item.name): not answered, left pending: \(writeFailure)")
+            return false
+        }
+        // The answers are recorded first, in one transaction (for a local calendar only:
+        // remembering what a CalDAV server holds asks the server), then the invitations
+        // leave the spool: a crash in between leaves them pending, to be answered again,
+        // idempotently.
+        let record = { for settlement in settled { try settlement.record() } }
+        if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
+        TestHook.pause(at: "merge-before-remember")
+        try spool.finish(settled.compactMap(\.finished))
+        for settlement in settled {
+            report(settlement.item)
+            if let warning = settlement.warning { diagnostics.warn(warning) }
+        }
+        return failure
+    }
+
+    /// `--reply`: the REPLY mail for an answered invitation; a warning, not a failure,
+    /// when it cannot be mailed (a push payload, no organizer, not an attendee).
+    func mailReply(_ file: InvitationFile, accepted: Bool, name: String) throws -> MailReply? {
+        guard MailReply.hasOrganizer(file) else {
+            store.diagnostics.warn("\(name): --reply: no organizer to mail the answer to; not mailed")
+            return nil
+        }
+        do {
+            return try AnswerStore.build(file, partstat: accepted ? "ACCEPTED" : "DECLINED", comment: nil, settings: store.settings)
+        } catch let error as InviteError {
+            store.diagnostics.warn("\(name): --reply: not mailed: \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import CoolcalAnswering
+import CoolcalMail
+import CoolcalWriting
+
+extension Settings {
+    /// What the answering workflows read of this run (CoolcalAnswering never sees flags).
+    package func answering(command: String?) -> AnswerSettings {
+        AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
+                       environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command)
+    }
+
+    /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
+    package var stateDirectory: String {
+        if let dir = setting(SettingsTable.state).value { return dir }
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
+        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
+    }
+
+    /// `COOLCAL_SENDMAIL`, config `sendmail`, else none (the default), and where it came
+    /// from as an error about it says.
+    package var sendmailSetting: (command: String?, origin: String) {
+        let setting = setting(SettingsTable.sendmail)
+        switch setting.source {
+        case .environment(let name): return (setting.value, " (from \(name))")
+        case .configFile: return (setting.value, " (from \(config.path ?? "the config file"))")
+        default: return (setting.value, " (the default; set 'sendmail = CMD' in the config or COOLCAL_SENDMAIL)")
+        }
+    }
+}
+
+extension RunContext {
+    /// The state, server and outbox of this run.
+    package var answers: AnswerStore {
+        get throws {
+            let settings = try settings
+            return AnswerStore(settings: settings.answering(command: common.command), stateDirectory: settings.stateDirectory,
+                               serverSetting: settings.setting(SettingsTable.server).value,
+                               sendmailSetting: settings.sendmailSetting)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// A command line coolcal cannot run (EX_USAGE, 64): the message, and the command
+/// whose usage line to print.
+public struct UsageError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var command: String?
+
+    public init(_ message: String, command: String?) {
+        self.message = message
+        self.command = command
+    }
+
+    public var description: String { message }
+}
+
+/// A configuration coolcal cannot use: the file, or a command it names (EX_CONFIG, 78).
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var description: String { message }
+
+    public init(message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,50 @@
+import CoolcalAnswering
+import CoolcalInvite
+import CoolcalWriting
+
+/// An answer's outcome in words: the lines `accept`, `decline`, `comment`, `review` and
+/// `notify` print (`accepted: Title (id X): added to work.ics`), or the text `--dry-run`
+/// previews.
+package enum AnswerText {
+    package static func lines(_ outcome: AnswerOutcome) -> [String] {
+        switch outcome {
+        case .accepted(let verb, let invite, let write, let target):
+            let what = invite.isCancellation && write == .unchanged
+                ? "already cancelled in \(target.shown)" : write.describe(target.shown)
+            return ["\(word(verb)): \(invite.title) (id \(invite.id.text)): \(what)"]
+        case .busy(let invite, let report):
+            let n = report.conflicts.count
+            return ["not accepted: \(invite.title) (id \(invite.id.text)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
+                + report.conflicts.map { c in
+                    "  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
+                }
+        case .preview:
+            return []
+        case .declined(let invite, let undone):
+            let said = undone.map(describe)
+            return ["declined: \(invite.title) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
+        case .commented(let invite):
+            return ["commented: \(invite.title) (id \(invite.id.text))"]
+        }
+    }
+
+    private static func word(_ verb: AnswerOutcome.AcceptVerb) -> String {
+        switch verb {
+        case .accepted: return "accepted"
+        case .tentative: return "tentative"
+        case .ignored: return "ignored"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// What declining did in one calendar.
+    private static func describe(_ undone: AnswerOutcome.Undone) -> String {
+        let target = undone.target.shown
+        switch undone.write {
+        case .updated where undone.itip: return "marked declined in \(target)"
+        case .unchanged: return "already declined in \(target)"
+        case .absent: return "not in \(target)"
+        default: return undone.write.describe(target)
+        }
+    }
+}

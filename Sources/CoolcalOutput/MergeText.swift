@@ -1,0 +1,94 @@
+import Foundation
+import CoolcalAnswering
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSupport
+import CoolcalWriting
+
+/// What `merge` did with each invitation in words: a line per invitation, or with
+/// `--json` one document at the end (`{"spool", "outcomes": [...]}`); and the notes
+/// the spool keeps (`done/NAME.outcome`).
+package struct MergeText {
+    package let json: Bool
+    private var outcomes: [JSONValue] = []
+
+    package init(json: Bool) {
+        self.json = json
+    }
+
+    /// The line for `item`; nil with `--json` (it goes into the document).
+    package mutating func add(_ item: MergeItem) -> String? {
+        let detail = Self.detail(item)
+        guard json else {
+            let padded = item.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            return item.invite.map { "\(padded) \(item.name)  \($0.title)  \($0.start.jsonString)  (\(detail))" } ?? "\(padded) \(item.name)"
+        }
+        var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(item.outcome.rawValue))]
+        if let invite = item.invite {
+            fields += [
+                ("id", .string(invite.id.text)), ("title", .string(invite.title)),
+                ("start", .string(invite.start.jsonString)), ("end", .string(invite.end.jsonString)),
+                ("detail", .string(detail)),
+            ]
+            if let mail = invite.mail {
+                fields.append(("from", mail.from.map(JSONValue.string) ?? .null))
+                fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
+                fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
+            }
+        } else {
+            fields.append(("error", .string(detail)))
+        }
+        outcomes.append(.object(fields))
+        return nil
+    }
+
+    package func document(_ spool: String) -> String {
+        JSONWriter.string(.object([("spool", .string(spool)), ("outcomes", .array(outcomes))]))
+    }
+
+    /// The desktop notification's line for an answered invitation (`merge --notify`);
+    /// nil for one that failed or was a cancellation.
+    package static func notice(_ item: MergeItem) -> String? {
+        guard item.invite != nil, item.conflicts != nil else { return nil }
+        return "\(item.outcome.rawValue): \(detail(item))"
+    }
+
+    /// What is said of an invitation after its outcome: its conflicts and what was
+    /// written (`1 conflict; written to work.ics`), what a cancellation did, or why it
+    /// could not be read.
+    package static func detail(_ item: MergeItem) -> String {
+        if let error = item.error { return error }
+        guard let n = item.conflicts else {
+            guard let write = item.write, let target = item.target else { return "a cancellation" }
+            return write.describe(target.shown)
+        }
+        var detail = "\(n) conflict\(n == 1 ? "" : "s")"
+        if item.outcome == .busy && !item.reportOnly { detail += "; not accepted" }
+        if let write = item.write, let target = item.target {
+            switch write {
+            case .added, .updated: detail += "; written to \(target.shown)"
+            case .unchanged: detail += "; already in \(target.shown)"
+            default: detail += "; " + write.describe(target.shown)
+            }
+        }
+        return detail
+    }
+
+    /// The spool's notes, in JSON: an answered invitation's outcome and the conflicts it
+    /// was based on; a cancellation's outcome and what the write did.
+    package static let notes = MergeNotes(
+        answered: { outcome, report, now in
+            JSONWriter.string(.object([
+                ("outcome", .string(outcome.rawValue)),
+                ("at", .string(OccurrenceTime.instant(Int64(now.timeIntervalSince1970)).jsonString)),
+                ("report", JSONDocuments.conflicts(report)),
+            ]))
+        },
+        cancelled: { outcome, write, target, now in
+            JSONWriter.string(.object([
+                ("outcome", .string(outcome.rawValue)),
+                ("at", .string(OccurrenceTime.instant(Int64(now.timeIntervalSince1970)).jsonString)),
+                ("result", .string(write.describe(target.shown))),
+            ]))
+        })
+}
