@@ -25,7 +25,9 @@ package struct Acceptance {
 
     private var answer: Answer { tentative ? .tentative : .accepted }
 
-    package func run() throws -> AnswerOutcome {
+    /// Writes (or previews) the answer; `report` hears the outcome as soon as the
+    /// calendar holds it, before it is recorded.
+    package func run(report: (AnswerOutcome) -> Void) throws {
         let settings = store.settings
         let invite = file.invite
         let target = try settings.writeTarget(calendars[0], command: "accept")
@@ -44,7 +46,7 @@ package struct Acceptance {
             // A CalDAV calendar has no lock to hold while checking: it is read with the
             // others, just before the write (its etag still guards the event's resource).
             if target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }
-            if options.dryRun { return .preview(try preview(change, target, window: window, verify: verify)) }
+            if options.dryRun { return report(.preview(try preview(change, target, window: window, verify: verify))) }
             let outcome = try settings.writer.write(change: change, to: target, window: window,
                                                     check: target.isRemote ? { _ in } : verify)
             let verb: AnswerOutcome.AcceptVerb
@@ -53,14 +55,13 @@ package struct Acceptance {
             case _ where invite.isCancellation: verb = .cancelled
             default: verb = tentative ? .tentative : .accepted
             }
-            let said = AnswerOutcome.accepted(verb, invite, write: outcome, target: target)
-            guard !outcome.isStale && !invite.isCancellation else { return said }
+            report(.accepted(verb, invite, write: outcome, target: target))
+            guard !outcome.isStale && !invite.isCancellation else { return }
             try store.record(answer, for: invite, mail: mail)
             try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
                                        settings: settings)
-            return said
         } catch let busy as Busy {
-            return .busy(invite, busy.report)
+            report(.busy(invite, busy.report))
         }
     }
 

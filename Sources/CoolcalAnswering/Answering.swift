@@ -7,27 +7,29 @@ import CoolcalInvite
 /// the server and, when asked, mails the REPLY — the same way. (`merge` answers a
 /// whole spool through `MergeRun`, with the same store and the same writes.)
 ///
-/// What happened comes back as an `AnswerOutcome`, which `CoolcalOutput` puts into
-/// words; warnings and notes go to the settings' diagnostics; errors are thrown and
-/// change nothing.
+/// What happened is reported as an `AnswerOutcome` (which `CoolcalOutput` puts into
+/// words) as soon as it is known: an accept's write is reported before it is recorded,
+/// so a state that cannot be written still leaves the user told what the calendar
+/// holds. Warnings and notes go to the settings' diagnostics; errors are thrown.
 package enum Answering {
     /// Answers `file`. `calendars`: where `accept`/`tentative` write (the first; the
     /// command line resolves none to the config's `calendar` lines) and what `decline`
     /// changes its mind in (empty: the calendars the state remembers coolcal wrote it
     /// into); ignored by a comment.
     package static func answer(_ kind: AnswerKind, file: InvitationFile, calendars: [String],
-                               options: AnswerOptions = AnswerOptions(), store: AnswerStore) throws -> AnswerOutcome {
+                               options: AnswerOptions = AnswerOptions(), store: AnswerStore,
+                               report: (AnswerOutcome) -> Void) throws {
         switch kind {
         case .accept, .tentative:
-            return try Acceptance(file: file, calendars: calendars, options: options, tentative: kind == .tentative,
-                                  store: store).run()
+            try Acceptance(file: file, calendars: calendars, options: options, tentative: kind == .tentative,
+                           store: store).run(report: report)
         case .decline:
             if file.invite.isCancellation { throw InviteLoader.cancellation(file.invite) }
-            return try ChangeOfMind(file: file, options: options, store: store).decline(calendars)
+            report(try ChangeOfMind(file: file, options: options, store: store).decline(calendars))
         case .comment(let text):
             if file.invite.isCancellation { throw InviteLoader.cancellation(file.invite) }
             try store.record(.comment, for: file.invite, comment: text)
-            return .commented(file.invite)
+            report(.commented(file.invite))
         }
     }
 }

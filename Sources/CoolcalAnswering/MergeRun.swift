@@ -42,10 +42,12 @@ package struct MergeRun {
         self.notes = notes
     }
 
-    /// Answers the spool. `report` gets each invitation's outcome, in spool order, once
-    /// it is settled. Returns the last calendar write that failed (those invitations
-    /// stay pending), nil when none did.
-    package func run(report: (MergeItem) -> Void) throws -> Error? {
+    /// Answers the spool. `listed` is called once the spool is locked and its invitations
+    /// listed (from then on the run has something to report, if only that it answered
+    /// nothing); `report` gets each invitation's outcome, in spool order, once it is
+    /// settled. Returns the last calendar write that failed (those invitations stay
+    /// pending), nil when none did.
+    package func run(listed: () -> Void = {}, report: (MergeItem) -> Void) throws -> Error? {
         let settings = store.settings
         let diagnostics = settings.diagnostics
         let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
@@ -53,6 +55,7 @@ package struct MergeRun {
         defer { spool.unlock() }
         let items = try spool.items(floatingZone: settings.zone, diagnostics: diagnostics)
         TestHook.pause(at: "merge-after-listing")
+        listed()
         diagnostics.note("\(spoolDirectory): \(items.count) invitation\(items.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         // A missing sendmail (78) or no usable --me (64) stops the run before any answer.
         if reply && policy != .report {

@@ -29,11 +29,12 @@ package enum AnswerCommand {
             calendars = try context.settings.calendarOperands(calendars, command: context.common.command ?? "accept",
                                                               missing: "a calendar to write to")
         }
-        let outcome = try Answering.answer(kind, file: file, calendars: calendars, options: options, store: try context.answers)
-        if case .preview(let text) = outcome {
-            if let text { context.out.write(text) }
+        var answered = true
+        try Answering.answer(kind, file: file, calendars: calendars, options: options, store: try context.answers) { outcome in
+            answered = outcome.answered
+            if case .preview(let text) = outcome, let text { context.out.write(text) }
+            for line in AnswerText.lines(outcome) { context.say(line) }
         }
-        for line in AnswerText.lines(outcome) { context.say(line) }
-        return outcome.answered ? .ok : .busy
+        return answered ? .ok : .busy
     }
 }

@@ -5,6 +5,7 @@ import CoolcalSchedule
 import CoolcalState
 import CoolcalSupport
 import CoolcalAnswering
+import CoolcalOutput
 
 /// `review`'s loop: the terminal in raw mode (Support/TerminalMode.swift), one screen
 /// per invitation (ReviewScreen.swift), a key at a time. Each answer goes through
@@ -102,14 +103,7 @@ package final class ReviewSession {
         message += context.diagnostics.warnings.dropFirst(warnings).map { "warning: \($0)" }
     }
 
-    package static func mark(_ kind: AnswerKind) -> String {
-        switch kind {
-        case .accept: return "accepted"
-        case .tentative: return "tentative"
-        case .decline: return "declined"
-        case .comment: return "commented"
-        }
-    }
+    package static func mark(_ kind: AnswerKind) -> String { NoticeText.mark(kind) }
 
     /// The report behind the day view, read once per invitation (again after an answer).
     private func report(_ entry: InboxEntry) -> Result<ConflictReport, Error> {

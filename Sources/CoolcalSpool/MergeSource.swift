@@ -19,8 +19,8 @@ public protocol MergeSource: AnyObject {
     var directory: String { get }
     /// The pending invitations, in the order they are answered.
     func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem]
-    /// Records what was done with one item (`outcome`: accepted, declined, busy, free,
-    /// cancelled, ignored, failed; `note` the JSON or reason kept for it).
+    /// Records what was done with one item (`note`: the JSON or the reason kept for it;
+    /// `failed`: it could not be read, and goes to `failed/`).
     func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws
     /// `finish` of several items, in order (a plain spool syncs its directories once).
     func finish(_ items: [MergeFinished]) throws

@@ -178,9 +178,4 @@ public enum AtomicFile {
             close(dfd)
         }
     }
-
-    /// `stat` of a path, or nil when it does not exist.
-    public static func status(_ path: String) -> FileStatus? {
-        FileStatus.of(path)
-    }
 }

@@ -4,10 +4,11 @@ import CoolcalICal
 import CoolcalModel
 import CoolcalSupport
 
-/// Writes one event into a calendar file or vdir without losing a byte of anything
-/// else: under an exclusive lock, as a text edit (insert before the last
-/// `END:VCALENDAR`, or replace the event's own block), checked by libical before it
-/// is written, refused if the file changed under us, replaced atomically.
+/// Writes events into a calendar file, vdir or CalDAV collection without losing a byte
+/// of anything else: a file or a vdir's event file through `CalendarFileEdit` (under
+/// its lock, text edits of the bytes as read, read back from the fsynced temp file,
+/// refused if the file changed under us, renamed over it); a CalDAV resource with
+/// `PUT` and its etag (`CalDAVWriter`).
 public struct CalendarWriter {
     public var lockTimeout: TimeInterval
     public var attempts = 3
@@ -17,14 +18,6 @@ public struct CalendarWriter {
 
     public init(lockTimeout: TimeInterval) {
         self.lockTimeout = lockTimeout
-    }
-
-    /// Adds or updates `event` in `path`. `check` sees the calendar as read under the
-    /// lock and may throw to stop before anything is written (`--if-free`).
-    public func write(_ event: NewEvent, to path: String,
-                      check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
-        let window = TimeWindow(start: 0, end: 1)
-        return try write(change: event, to: CalendarLocation(path), window: window, check: check)
     }
 
     /// Applies `change` to the calendar file, vdir or CalDAV collection at `location`.
@@ -41,7 +34,7 @@ public struct CalendarWriter {
         switch location {
         case .remote(let url):
             // The server has no lock to hold: `--if-free` is checked before (see
-            // AcceptCommand), the etag guards the event's own resource.
+            // Acceptance.run), the etag guards the event's own resource.
             let client = try CalDAVClient(calendar: url, environment: environment, diagnostics: diagnostics)
             let writer = CalDAVWriter(client: client, attempts: attempts)
             return try changes.map { try writer.write($0) }

@@ -68,9 +68,11 @@ package struct MergeCommand: CommandUnit, Equatable {
         // `-q`: queued answers are told once they have waited a day.
         run.patience = common.quiet ? 86_400 : nil
         var text = MergeText(json: common.json)
-        defer { if common.json { context.out.write(text.document(spoolDirectory)) } }
+        // With --json, one document once the spool is listed, whatever happens then.
+        var listed = false
+        defer { if common.json && listed { context.out.write(text.document(spoolDirectory)) } }
         let notices = notify ? DesktopNotices() : nil
-        let failure = try run.run { item in
+        let failure = try run.run(listed: { listed = true }) { item in
             if let line = text.add(item) {
                 // With -q only what needs a person is printed.
                 if common.quiet && item.needsAPerson { context.out.write(PrintableText.clean(line) + "\n") } else { context.say(line) }

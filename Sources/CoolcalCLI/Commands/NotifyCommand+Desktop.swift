@@ -13,14 +13,9 @@ extension NotifyCommand {
     package static let acceptAction = DesktopNotification.Action(key: "accept", label: "Accept")
     package static let declineAction = DesktopNotification.Action(key: "decline", label: "Decline")
 
-    /// The notification for an invitation: its title; the localized range, its zone and, when
-    /// calendars were read, "2 conflicts" or "free" in the body.
+    /// The notification for an invitation: its title, and `NoticeText`'s body.
     package static func notification(_ invite: Invite, conflicts: Int?, style: TextStyle, extra: String? = nil) -> DesktopNotification {
-        let dates = DateText(style: style)
-        var body = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
-        if let conflicts { body += "\n" + (conflicts == 0 ? "free" : "\(conflicts) conflict\(conflicts == 1 ? "" : "s")") }
-        if let extra { body += "\n" + extra }
-        return DesktopNotification(title: invite.title, body: body)
+        DesktopNotification(title: invite.title, body: NoticeText.body(invite, conflicts: conflicts, style: style, extra: extra))
     }
 
     /// Shows the notification and answers what is chosen within `--wait`; without a

@@ -24,7 +24,7 @@ import Testing
 @Suite(.serialized) struct MergeQuietTests {
     struct Result { var status: Int32; var out: String; var err: String }
 
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("samples")
     /// 2026-03-02T00:00:00Z.
     static let t0 = Date(timeIntervalSince1970: 1_772_409_600)

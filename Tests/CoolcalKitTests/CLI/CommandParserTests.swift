@@ -120,7 +120,7 @@ import Testing
 
     /// Every option the parser knows is documented in the man page.
     @Test func manPageCoversEveryOption() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let man = try String(contentsOf: root.appendingPathComponent("man/coolcal.1"), encoding: .utf8)
             .replacingOccurrences(of: "\\-", with: "-")

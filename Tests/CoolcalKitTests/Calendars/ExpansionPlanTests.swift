@@ -22,7 +22,7 @@ import Testing
 /// not recur in a window its one instance misses: every window must still give what
 /// expanding the calendars afresh gives — the same occurrences and the same warnings.
 @Suite struct ExpansionPlanTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     /// Shapes where skipping could go wrong: zones (known, unknown, a file's own), floating
