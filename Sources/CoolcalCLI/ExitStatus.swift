@@ -6,21 +6,13 @@ import CoolcalSupport
 import CoolcalWriting
 import CoolcalModel
 
-/// sysexits-style statuses (DESIGN.md), and the one place errors become them.
-public enum ExitStatus: Int32 {
-    case ok = 0
-    case busy = 1
-    case usage = 64
-    case dataError = 65
-    case noInput = 66
-    case cantCreate = 73
-    case ioError = 74
-    case tempFail = 75
-    case noPermission = 77
-    case config = 78
-    /// `review` left with C-c (128 + SIGINT, as a shell reports it).
-    case interrupted = 130
+/// Model's `ExitStatus`, by its name in this target: for the CLI's files that name
+/// it without importing CoolcalModel (they were written when it was declared here).
+/// Once each imports CoolcalModel, this alias can go.
+public typealias ExitStatus = CoolcalModel.ExitStatus
 
+/// The one place errors become exit statuses.
+extension ExitStatus {
     package static func of(_ error: Error) -> ExitStatus {
         switch error {
         case is UsageError: return .usage
