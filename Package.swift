@@ -16,9 +16,9 @@ let cHeaders: [SwiftSetting] = [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-
 /// Folder `Sources/NAME` holds target NAME; README.md's Layout says what each holds.
 let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalModel", []),
-    ("CoolcalSupport", []),
+    ("CoolcalSupport", ["CoolcalModel"]),
     // The C boundaries: each the only importer of its C module.
-    ("CoolcalDesktop", ["CGio", "CoolcalSupport"]),
+    ("CoolcalDesktop", ["CGio", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalMail", ["CGMime", "CoolcalModel"]),
     ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel"]),

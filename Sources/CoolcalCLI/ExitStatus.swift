@@ -1,55 +1,21 @@
-import CoolcalCalDAV
-import CoolcalICal
-import CoolcalInvite
-import CoolcalState
-import CoolcalSupport
-import CoolcalWriting
 import CoolcalModel
 
-/// sysexits-style statuses (DESIGN.md), and the one place errors become them.
-public enum ExitStatus: Int32 {
-    case ok = 0
-    case busy = 1
-    case usage = 64
-    case dataError = 65
-    case noInput = 66
-    case cantCreate = 73
-    case ioError = 74
-    case tempFail = 75
-    case noPermission = 77
-    case config = 78
-    /// `review` left with C-c (128 + SIGINT, as a shell reports it).
-    case interrupted = 130
+/// Model's `ExitStatus`, by its name in this target: for the CLI's files that name
+/// it without importing CoolcalModel (they were written when it was declared here).
+/// Once each imports CoolcalModel, this alias can go.
+public typealias ExitStatus = CoolcalModel.ExitStatus
 
-    package static func of(_ error: Error) -> ExitStatus {
-        switch error {
-        case is UsageError: return .usage
-        case is InviteError, is ICalError: return .dataError
-        case is InputFileError: return .noInput
-        case is ConfigError: return .config
-        case let e as SQLiteError:
-            switch e.kind {
-            case .cannotOpen: return .cantCreate
-            case .busy: return .tempFail
-            case .io, .other: return .ioError
-            }
-        case let e as StateError:
-            return e.kind == .cannotCreate ? .cantCreate : .ioError
-        case let e as ServerError: return e.denied ? .noPermission : .tempFail
-        case let e as CalDAVError:
-            switch e.kind {
-            case .unreachable, .preconditionFailed: return .tempFail
-            case .denied: return .noPermission
-            case .notCalendar, .badResponse: return .dataError
-            case .invalidURL: return .usage
-            }
-        case let e as WriteError:
-            switch e.kind {
-            case .cannotCreate: return .cantCreate
-            case .io: return .ioError
-            case .busy: return .tempFail
-            }
-        default: return .ioError
-        }
-    }
+// `StatusError` is Model's too; every error type states its status beside its
+// declaration. These two state theirs here, the CLI's one file about statuses,
+// while the files that declare them (ServerError.swift, ReplyCommand.swift) are being
+// rewritten.
+
+extension ServerError: StatusError {
+    /// 77 when the server refused the credentials, else 75: the answer stays queued.
+    public var exitStatus: ExitStatus { denied ? .noPermission : .tempFail }
+}
+
+extension MailSendError: StatusError {
+    /// 74: the sendmail failed for good (not its 75); the mail is kept as failed.
+    package var exitStatus: ExitStatus { .ioError }
 }

@@ -1,6 +1,8 @@
+import CoolcalModel
+
 /// Why a CalDAV calendar could not be read or written. The message names the URL
-/// without credentials; the kind decides the exit status (`ExitStatus.of`).
-public struct CalDAVError: Error, CustomStringConvertible, Equatable, Sendable {
+/// without credentials; the kind decides the exit status (`exitStatus`).
+public struct CalDAVError: StatusError, CustomStringConvertible, Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// No usable answer: refused, timed out, unknown host, TLS, 5xx, 408, 429 (75).
         case unreachable
@@ -33,4 +35,14 @@ public struct CalDAVError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     public var description: String { "\(url): \(message)" }
+
+    /// The kind's status, as each kind says above.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .unreachable, .preconditionFailed: return .tempFail
+        case .denied: return .noPermission
+        case .notCalendar, .badResponse: return .dataError
+        case .invalidURL: return .usage
+        }
+    }
 }

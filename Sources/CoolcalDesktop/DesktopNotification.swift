@@ -1,3 +1,4 @@
+import CoolcalModel
 import CoolcalSupport
 
 /// A freedesktop notification (Desktop Notifications Specification 1.2): what
@@ -52,7 +53,9 @@ package enum DesktopResponse: Sendable, Equatable {
 
 /// The session bus or its notification server is not there: a reason to fall back
 /// to the text notification, never a failure.
-package struct DesktopUnavailable: Error, CustomStringConvertible, Equatable {
+package struct DesktopUnavailable: StatusError, CustomStringConvertible, Equatable {
     package var reason: String
     package var description: String { reason }
+    /// 74; `notify` catches it: a warning and the text notification, exit 0.
+    package var exitStatus: ExitStatus { .ioError }
 }

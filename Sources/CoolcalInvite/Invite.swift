@@ -61,9 +61,11 @@ public struct InviteInstance: Equatable, Sendable {
 }
 
 /// An invitation that cannot be used, naming the file and field.
-public struct InviteError: Error, CustomStringConvertible, Equatable {
+public struct InviteError: StatusError, CustomStringConvertible, Equatable {
     public var file: String
     public var message: String
+    /// 65 (EX_DATAERR).
+    public var exitStatus: ExitStatus { .dataError }
 
     public var description: String { "\(file): \(message)" }
 

@@ -5,7 +5,17 @@ import CoolcalModel
 /// 0001–9999, offsets up to ±18:00. (Foundation's ISO 8601 parser accepts 30 February,
 /// `+25:00` and switches to the Julian calendar before 1582; an invitation must not.)
 package enum InviteDate {
-    package enum Failure: Error { case noOffset, unparseable }
+    package enum Failure: StatusError {
+        case noOffset, unparseable
+
+        /// 74 for both; the payload reader says them as an `InviteError` (65).
+        package var exitStatus: ExitStatus {
+            switch self {
+            case .noOffset: return .ioError
+            case .unparseable: return .ioError
+            }
+        }
+    }
 
     package static func parse(_ text: String) throws -> OccurrenceTime {
         let s = Array(text.trimmingCharacters(in: .whitespaces).utf8)

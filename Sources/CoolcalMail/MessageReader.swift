@@ -20,11 +20,14 @@ public struct MailInvitation: Equatable, Sendable {
 }
 
 /// An e-mail that holds no usable invitation, or could not be read as one.
-public struct MessageError: Error, Equatable, CustomStringConvertible {
+public struct MessageError: StatusError, Equatable, CustomStringConvertible {
     public var message: String
     /// The message's headers when it could be parsed (to remember it by its Message-ID).
     public var headers: MailHeaders? = nil
     public var description: String { message }
+    /// 74; `InviteLoader` says it as an `InviteError` (65), a Maildir merge skips or
+    /// records the message.
+    public var exitStatus: ExitStatus { .ioError }
 }
 
 /// Reads RFC 5322 messages with GMime and finds the invitation in them: a `text/calendar`

@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalModel
 
 /// The local mail transfer command (`sendmail -t` and its kin: msmtp, Postfix, Exim):
 /// run without a shell, the message on its standard input, recipients read from the
@@ -26,10 +27,12 @@ public struct Sendmail: Sendable {
     }
 
     /// The command is missing or not executable (a configuration error).
-    public struct Missing: Error, CustomStringConvertible, Equatable {
+    public struct Missing: StatusError, CustomStringConvertible, Equatable {
         public var command: String
         public var reason: String
         public var description: String { "sendmail '\(command)': \(reason)" }
+        /// 74; `AnswerStore.sendmail()` says it as a `ConfigError` (78).
+        public var exitStatus: ExitStatus { .ioError }
     }
 
     /// Splits `command` on whitespace and finds its program (a path, or a name looked

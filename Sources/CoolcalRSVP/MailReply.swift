@@ -13,7 +13,7 @@ public struct MailReply: Equatable, Sendable {
     public let version: String
 
     /// Why no message could be built.
-    public enum Failure: Error, CustomStringConvertible, Equatable {
+    public enum Failure: StatusError, CustomStringConvertible, Equatable {
         /// The addresses given (`--me`) cannot be used.
         case usage(String)
         /// The invitation cannot be answered by mail (names the file).
@@ -23,6 +23,15 @@ public struct MailReply: Equatable, Sendable {
             switch self {
             case .usage(let message): return message
             case .data(let error): return error.description
+            }
+        }
+
+        /// 74 for both; `AnswerStore.build` says them as a `UsageError` (64) or the
+        /// `InviteError` (65).
+        public var exitStatus: ExitStatus {
+            switch self {
+            case .usage: return .ioError
+            case .data: return .ioError
             }
         }
     }

@@ -1,9 +1,10 @@
 internal import CSQLite
+import CoolcalModel
 
 /// A failed SQLite call: the extended result code, SQLite's message, the statement
 /// that failed (if any) and the database file, so a message always names the file.
-public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConvertible, Equatable, Sendable {
-    /// What the failure means for the user; `CLI/` turns it into an exit status.
+public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStringConvertible, Equatable, Sendable {
+    /// What the failure means for the user: its exit status (`exitStatus`).
     public enum Kind: Equatable, Sendable {
         /// The state cannot be opened or created (permissions, not a database, newer schema): EX_CANTCREAT.
         case cannotOpen
@@ -49,6 +50,15 @@ public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConv
         }
     }
 
+    /// The kind's status, as each kind says above.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .cannotOpen: return .cantCreate
+        case .busy: return .tempFail
+        case .io, .other: return .ioError
+        }
+    }
+
     /// `FILE: message`, lowercase like every coolcal error. A lock that outlived the
     /// retries is said in words a user can act on, not as "database is locked".
     public var description: String {
@@ -67,7 +77,7 @@ public struct SQLiteError: Error, CustomStringConvertible, CustomDebugStringConv
 }
 
 /// The state directory or its files could not be set up, or a stored row is unreadable.
-public struct StateError: Error, CustomStringConvertible, Equatable, Sendable {
+public struct StateError: StatusError, CustomStringConvertible, Equatable, Sendable {
     /// What went wrong, for the exit status.
     public enum Kind: Equatable, Sendable {
         /// Cannot create or open the state directory or file: EX_CANTCREAT.
@@ -91,4 +101,12 @@ public struct StateError: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// `PATH: message`.
     public var description: String { "\(path): \(message)" }
+
+    /// 73 cannot create, 74 a row that cannot be read.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .cannotCreate: return .cantCreate
+        case .io: return .ioError
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalModel
 
 /// An exclusive `flock` on a lock file, held until `unlock()`, deinit, or the death of
 /// the process (so a crashed holder never blocks the next one). Calendars, the merge
@@ -10,13 +11,23 @@ import Foundation
 /// lock files reintroduces the race they prevent).
 public final class FileLock {
     /// Why the lock was not taken.
-    public enum Failure: Error, Equatable {
+    public enum Failure: StatusError, Equatable {
         /// Another holder kept it for the whole timeout.
         case wouldBlock
         /// The lock file could not be opened or created.
         case cannotOpen(Errno)
         /// `flock` failed for another reason than another holder.
         case cannotLock(Errno)
+
+        /// 74 for each; its callers say it as their own error (a calendar's lock as a
+        /// `WriteError`).
+        public var exitStatus: ExitStatus {
+            switch self {
+            case .wouldBlock: return .ioError
+            case .cannotOpen: return .ioError
+            case .cannotLock: return .ioError
+            }
+        }
     }
 
     /// The open lock file, or -1 once released. Set only once the lock is held: a

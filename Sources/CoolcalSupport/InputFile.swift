@@ -1,13 +1,22 @@
 import Foundation
+import CoolcalModel
 
 /// An input that cannot be opened at all (EX_NOINPUT).
-public struct InputFileError: Error, CustomStringConvertible, Equatable {
+public struct InputFileError: StatusError, CustomStringConvertible, Equatable {
     public enum Kind: Equatable, Sendable { case missing, unreadable }
     public var kind: Kind
     public var path: String
     public var reason: String
 
     public var description: String { "\(path): \(reason)" }
+
+    /// 66 (EX_NOINPUT), whether missing or unreadable.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .missing: return .noInput
+        case .unreadable: return .noInput
+        }
+    }
 
     /// The memberwise initializer, for the targets above.
     package init(kind: Kind, path: String, reason: String) {
@@ -19,7 +28,11 @@ public struct InputFileError: Error, CustomStringConvertible, Equatable {
 
 /// An input larger than the bound its reader gave; the reader turns it into its own
 /// error (an invitation's or a calendar's "too large", 65).
-public struct InputTooLarge: Error, Equatable {
+public struct InputTooLarge: StatusError, Equatable {
+    /// 74; the readers of invitations, calendars and the config say it as their own
+    /// error (65, 78).
+    public var exitStatus: ExitStatus { .ioError }
+
     /// What messages call the input (`<stdin>` for `-`).
     public var path: String
     /// A regular file's size; nil for a stream (it only said: more than `limit`).

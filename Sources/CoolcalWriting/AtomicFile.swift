@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalModel
 import CoolcalSupport
 
 /// Replaces a file's contents so that readers and crashes only ever see the old
@@ -63,7 +64,10 @@ public enum AtomicFile {
     }
 
     /// Thrown by `write` when its `unchanged` check fails: nothing was replaced.
-    public struct Changed: Error {}
+    public struct Changed: StatusError {
+        /// 74; the writers catch it (`CalendarWriter`, `CalendarBatch`).
+        public var exitStatus: ExitStatus { .ioError }
+    }
 
     /// Writes `data` to `path` (which must already be resolved). `existing` gives the
     /// mode and owner to keep (an owner that cannot be kept is 73); new files get 0644

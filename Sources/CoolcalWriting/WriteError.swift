@@ -1,15 +1,25 @@
 import Foundation
+import CoolcalModel
 import CoolcalSupport
 
 /// A calendar (or spool) that could not be written. The kind picks the exit status:
 /// 73 cannot create, 74 I/O error (disk full), 75 busy or changed under us.
-public struct WriteError: Error, CustomStringConvertible, Equatable {
+public struct WriteError: StatusError, CustomStringConvertible, Equatable {
     public enum Kind: Equatable, Sendable { case cannotCreate, io, busy }
     public var kind: Kind
     public var path: String
     public var message: String
 
     public var description: String { "\(path): \(message)" }
+
+    /// 73 cannot create, 74 I/O error, 75 busy.
+    public var exitStatus: ExitStatus {
+        switch kind {
+        case .cannotCreate: return .cantCreate
+        case .io: return .ioError
+        case .busy: return .tempFail
+        }
+    }
 
     /// Classifies an error number from open/write/fsync/rename: a full disk or a
     /// failing device is 74, anything else 73.

@@ -172,12 +172,12 @@ import Testing
     }
 
     @Test func exitStatuses() {
-        let cases: [(CalDAVError.Kind, CoolcalCLI.ExitStatus)] = [
+        let cases: [(CalDAVError.Kind, CoolcalModel.ExitStatus)] = [
             (.unreachable, .tempFail), (.preconditionFailed, .tempFail), (.denied, .noPermission),
             (.notCalendar, .dataError), (.badResponse, .dataError), (.invalidURL, .usage),
         ]
         for (kind, status) in cases {
-            #expect(CoolcalCLI.ExitStatus.of(CalDAVError(kind, url: "https://h/", "m")) == status)
+            #expect(CoolcalModel.ExitStatus.of(CalDAVError(kind, url: "https://h/", "m")) == status)
         }
         #expect(CalDAVError(.denied, url: "https://h/c/", "no").description == "https://h/c/: no")
     }
