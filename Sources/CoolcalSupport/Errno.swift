@@ -41,6 +41,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     /// `ELOOP`: a symbolic link loop (or too long a chain of links).
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+    /// `EINVAL`: e.g. `fsync` of a directory on a file system that cannot sync one.
+    public static let invalidArgument = Errno(rawValue: EINVAL)
 }
 
 /// The one funnel for C calls that return -1 and set `errno`: the result, or the
