@@ -70,8 +70,8 @@ public struct Spool {
         }
         for target in targets { AtomicFile.syncDirectory(target) }
         for move in moves {
-            if rename(move.from, move.to) != 0 {
-                throw WriteError.errno(.current, path: move.from, doing: "cannot move into \(move.target)")
+            do throws(SystemCallError) { try SystemCalls.rename(move.from, move.to) } catch {
+                throw WriteError.errno(error, path: move.from, doing: "cannot move into \(move.target)")
             }
         }
         for target in targets { AtomicFile.syncDirectory(target) }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import CoolcalSupport
 
 /// A failed SQLite call: the extended result code, SQLite's message, the statement
 /// that failed (if any) and the database file, so a message always names the file.
@@ -91,4 +92,11 @@ public struct StateError: Error, CustomStringConvertible, Equatable, Sendable {
 
     /// `PATH: message`.
     public var description: String { "\(path): \(message)" }
+
+    /// A failed system call on the state's files: a full disk or a failing device is
+    /// `io`, anything else `cannotCreate`; the message is `WHAT: ` and `strerror`'s text.
+    package static func errno(_ error: SystemCallError, path: String, doing what: String) -> StateError {
+        let kind: Kind = [.noSpace, .diskQuotaExceeded, .ioError].contains(error.errno) ? .io : .cannotCreate
+        return StateError(kind: kind, path: path, message: "\(what): \(error)")
+    }
 }

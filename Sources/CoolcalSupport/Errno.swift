@@ -45,11 +45,12 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let invalidArgument = Errno(rawValue: EINVAL)
 }
 
-/// The one funnel for C calls that return -1 and set `errno`: the result, or the
-/// `Errno` as a thrown error. `EINTR` is retried unless `retryOnInterrupt` is false
-/// (`close` must never be retried: Linux has closed the descriptor already).
+/// The core of the funnel (`SystemCalls`, the only caller) for C calls that return -1
+/// and set `errno`: the result, or the `Errno` as a thrown error. `EINTR` is retried
+/// unless `retryOnInterrupt` is false (`close` must never be retried: Linux has closed
+/// the descriptor already).
 @discardableResult
-package func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) throws(Errno) -> I {
+func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) throws(Errno) -> I {
     while true {
         let result = call()
         if result != -1 { return result }
