@@ -83,8 +83,8 @@ public struct Maildir {
         } catch {
             throw WriteError.errno(error, path: from, doing: "cannot move into \(directory)/cur")
         }
-        AtomicFile.syncDirectory(directory + "/cur")
-        if message.folder != "cur" { AtomicFile.syncDirectory(directory + "/" + message.folder) }
+        try AtomicFile.syncDirectory(directory + "/cur")
+        if message.folder != "cur" { try AtomicFile.syncDirectory(directory + "/" + message.folder) }
         return "cur/" + target
     }
 }

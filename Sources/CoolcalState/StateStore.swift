@@ -90,8 +90,7 @@ public final class StateStore {
                 if error.errno == .fileExists { return }
                 throw StateError.errno(error, path: path, doing: "cannot create the state file")
             }
-            try? SystemCalls.fchmod(direct, 0o600, path: path)
-            try? SystemCalls.close(direct, path: path)
+            try setPrivateMode(direct, path: path)
         } catch {
             throw StateError.errno(error, path: path, doing: "cannot create the state file")
         }

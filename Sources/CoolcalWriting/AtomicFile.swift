@@ -111,7 +111,10 @@ public enum AtomicFile {
             }
         }
         if let existing {
-            try? SystemCalls.fchmod(fd, mode, path: temp)
+            // open's mode went through the umask: the mode kept is set exactly.
+            do throws(SystemCallError) { try SystemCalls.fchmod(fd, mode, path: temp) } catch {
+                throw WriteError.errno(error, path: path, doing: "cannot keep its mode (\(String(mode, radix: 8)))")
+            }
             if existing.owner != geteuid() || existing.group != getegid() {
                 do throws(SystemCallError) { try SystemCalls.fchown(fd, owner: existing.owner, group: existing.group, path: temp) } catch {
                     throw WriteError(kind: .cannotCreate, path: path,
@@ -144,7 +147,7 @@ public enum AtomicFile {
             throw WriteError.errno(error, path: path, doing: "cannot rename into place")
         }
         ok = true
-        if syncingDirectory { syncDirectory(dir) }
+        if syncingDirectory { try syncDirectory(dir) }
     }
 
     /// Removes `path` (a vdir's event file whose only event was removed): `unchanged`
@@ -155,7 +158,7 @@ public enum AtomicFile {
         do throws(SystemCallError) { try SystemCalls.unlink(path) } catch {
             throw WriteError.errno(error, path: path, doing: "cannot remove")
         }
-        syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        try syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 
     /// Deletes temp files a killed writer left beside `path`. Only call this while
@@ -170,11 +173,24 @@ public enum AtomicFile {
         }
     }
 
-    /// Makes a rename durable.
-    public static func syncDirectory(_ dir: String) {
-        if let dfd = try? SystemCalls.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
-            try? SystemCalls.fsync(dfd, path: dir)
-            try? SystemCalls.close(dfd, path: dir)
+    /// Makes a rename (or an unlink) in `dir` durable: `fsync` of the directory. A
+    /// directory that cannot be opened or synced is a `WriteError` on `dir` (74 for a
+    /// failing device, else 73), as a file that cannot be synced is. One failure is
+    /// tolerated, as before the funnel (which ignored them all): `EINVAL`, what `fsync`
+    /// of a directory says on file systems that cannot sync one (some FUSE and network
+    /// file systems); there the rename is as durable as that file system makes it.
+    public static func syncDirectory(_ dir: String) throws {
+        let dfd: Int32
+        do throws(SystemCallError) { dfd = try SystemCalls.open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch {
+            throw WriteError.errno(error, path: dir, doing: "cannot open the directory to fsync it")
+        }
+        defer { try? SystemCalls.close(dfd, path: dir) }
+        do throws(SystemCallError) {
+            try SystemCalls.fsync(dfd, path: dir)
+        } catch where error.errno == .invalidArgument {
+            return
+        } catch {
+            throw WriteError.errno(error, path: dir, doing: "cannot fsync the directory")
         }
     }
 
