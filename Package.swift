@@ -19,7 +19,7 @@ let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalSupport", ["CoolcalModel"]),
     // The C boundaries: each the only importer of its C module.
     ("CoolcalDesktop", ["CGio", "CoolcalModel", "CoolcalSupport"]),
-    ("CoolcalMail", ["CGMime", "CoolcalModel"]),
+    ("CoolcalMail", ["CGMime", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel"]),
     ("CoolcalInvite", ["CoolcalCalendars", "CoolcalICal", "CoolcalMail", "CoolcalModel", "CoolcalSupport"]),

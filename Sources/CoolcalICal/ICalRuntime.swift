@@ -1,5 +1,6 @@
 internal import CLibical
 import Glibc
+import CoolcalSupport
 import Synchronization
 
 /// One-time libical set-up: errors must never abort the process.
@@ -21,10 +22,10 @@ package enum ICalRuntime {
     package static func withQuietStderr<T>(_ body: () -> T) -> T {
         quiet.withLock { state in
             if state.depth == 0 {
-                state.saved = dup(STDERR_FILENO)
-                let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-                if state.saved >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
-                if null >= 0 { close(null) }
+                state.saved = (try? SystemCalls.dup(STDERR_FILENO)) ?? -1
+                let null = (try? SystemCalls.open("/dev/null", O_WRONLY | O_CLOEXEC)) ?? -1
+                if state.saved >= 0 && null >= 0 { try? SystemCalls.dup2(null, STDERR_FILENO) }
+                if null >= 0 { try? SystemCalls.close(null, path: "/dev/null") }
             }
             state.depth += 1
         }
@@ -32,8 +33,8 @@ package enum ICalRuntime {
             quiet.withLock { state in
                 state.depth -= 1
                 if state.depth == 0 && state.saved >= 0 {
-                    dup2(state.saved, STDERR_FILENO)
-                    close(state.saved)
+                    try? SystemCalls.dup2(state.saved, STDERR_FILENO)
+                    try? SystemCalls.close(state.saved)
                     state.saved = -1
                 }
             }

@@ -1,3 +1,4 @@
+import CoolcalSupport
 import Foundation
 import CoolcalModel
 
@@ -43,18 +44,23 @@ public struct Sendmail: Sendable {
         self.arguments = words
         self.environment = environment
         if program.contains("/") {
-            guard access(program, X_OK) == 0, !Self.isDirectory(program) else {
-                throw Missing(command: command, reason: "\(program): " + (access(program, F_OK) == 0 ? "not executable" : "no such file"))
+            guard Self.can(program, X_OK), !Self.isDirectory(program) else {
+                throw Missing(command: command, reason: "\(program): " + (Self.can(program, F_OK) ? "not executable" : "no such file"))
             }
             executable = program
         } else {
             let path = environment["PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
             guard let found = path.split(separator: ":").map({ "\($0)/\(program)" })
-                .first(where: { access($0, X_OK) == 0 && !Self.isDirectory($0) }) else {
+                .first(where: { Self.can($0, X_OK) && !Self.isDirectory($0) }) else {
                 throw Missing(command: command, reason: "\(program): not found in PATH")
             }
             executable = found
         }
+    }
+
+    /// `access(path, mode) == 0`.
+    private static func can(_ path: String, _ mode: Int32) -> Bool {
+        (try? SystemCalls.access(path, mode)) != nil
     }
 
     private static func isDirectory(_ path: String) -> Bool {
@@ -133,8 +139,10 @@ extension Sendmail {
             guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = write(fd, base + offset, raw.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
+                // EINTR is retried inside; any other error, or nothing written, stops.
+                guard let n = try? SystemCalls.write(fd, UnsafeRawBufferPointer(start: base + offset, count: raw.count - offset)),
+                      n > 0 else { return }
+                offset += n
             }
         }
     }

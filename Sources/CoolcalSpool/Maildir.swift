@@ -32,9 +32,7 @@ public struct Maildir {
     /// The directory's real path (symbolic links resolved): the key its record and lock
     /// have in the state, so two spellings of one Maildir share them.
     public var realPath: String {
-        guard let resolved = realpath(directory, nil) else { return directory }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        (try? SystemCalls.realpath(directory)) ?? directory
     }
 
     /// The messages of `new/` then `cur/`, each in byte order of the names; hidden files and
@@ -78,12 +76,15 @@ public struct Maildir {
         let to = directory + "/cur/" + target
         // Names are unique in a Maildir; never replace a file that is there.
         if FileStatus.of(to) != nil { return nil }
-        if rename(from, to) != 0 {
-            if Errno.current == .noSuchFileOrDirectory { return nil }
-            throw WriteError.errno(.current, path: from, doing: "cannot move into \(directory)/cur")
+        do throws(SystemCallError) {
+            try SystemCalls.rename(from, to)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw WriteError.errno(error, path: from, doing: "cannot move into \(directory)/cur")
         }
-        AtomicFile.syncDirectory(directory + "/cur")
-        if message.folder != "cur" { AtomicFile.syncDirectory(directory + "/" + message.folder) }
+        try AtomicFile.syncDirectory(directory + "/cur")
+        if message.folder != "cur" { try AtomicFile.syncDirectory(directory + "/" + message.folder) }
         return "cur/" + target
     }
 }

@@ -68,14 +68,14 @@ public struct Spool {
             try AtomicFile.write(Data(item.note.utf8), to: target + "/" + final + suffix, keeping: nil, syncingDirectory: false)
             moves.append((directory + "/" + item.name, target + "/" + final, target))
         }
-        for target in targets { AtomicFile.syncDirectory(target) }
+        for target in targets { try AtomicFile.syncDirectory(target) }
         for move in moves {
-            if rename(move.from, move.to) != 0 {
-                throw WriteError.errno(.current, path: move.from, doing: "cannot move into \(move.target)")
+            do throws(SystemCallError) { try SystemCalls.rename(move.from, move.to) } catch {
+                throw WriteError.errno(error, path: move.from, doing: "cannot move into \(move.target)")
             }
         }
-        for target in targets { AtomicFile.syncDirectory(target) }
-        if !moves.isEmpty { AtomicFile.syncDirectory(directory) }
+        for target in targets { try AtomicFile.syncDirectory(target) }
+        if !moves.isEmpty { try AtomicFile.syncDirectory(directory) }
     }
 
     /// `NAME`, or `NAME.2`… when an earlier invitation of that name is already there, or

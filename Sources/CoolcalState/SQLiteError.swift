@@ -1,5 +1,6 @@
 internal import CSQLite
 import CoolcalModel
+import CoolcalSupport
 
 /// A failed SQLite call: the extended result code, SQLite's message, the statement
 /// that failed (if any) and the database file, so a message always names the file.
@@ -108,5 +109,12 @@ public struct StateError: StatusError, CustomStringConvertible, Equatable, Senda
         case .cannotCreate: return .cantCreate
         case .io: return .ioError
         }
+    }
+
+    /// A failed system call on the state's files: a full disk or a failing device is
+    /// `io`, anything else `cannotCreate`; the message is `WHAT: ` and `strerror`'s text.
+    package static func errno(_ error: SystemCallError, path: String, doing what: String) -> StateError {
+        let kind: Kind = [.noSpace, .diskQuotaExceeded, .ioError].contains(error.errno) ? .io : .cannotCreate
+        return StateError(kind: kind, path: path, message: "\(what): \(error)")
     }
 }

@@ -54,12 +54,12 @@ public final class StateStore {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         // Another coolcal may create it between the check and mkdir: EEXIST is fine.
-        if mkdir(path, 0o700) != 0 && Errno.current != .fileExists {
-            throw fileError(.current, path: path, doing: "cannot create the state directory")
-        }
+        do throws(SystemCallError) { try SystemCalls.mkdir(path, 0o700) } catch where error.errno != .fileExists {
+            throw StateError.errno(error, path: path, doing: "cannot create the state directory")
+        } catch {}
         // mkdir's mode is filtered by the umask; make it exactly 0700.
-        if chmod(path, 0o700) != 0 {
-            throw fileError(.current, path: path, doing: "cannot set the state directory's mode")
+        do throws(SystemCallError) { try SystemCalls.chmod(path, 0o700) } catch {
+            throw StateError.errno(error, path: path, doing: "cannot set the state directory's mode")
         }
     }
 
@@ -70,30 +70,38 @@ public final class StateStore {
     /// descriptor of the database drops every POSIX lock this process holds on it,
     /// and another `StateStore` in this process may already have it open and locked.
     private static func createPrivateFile(_ path: String) throws {
-        if access(path, F_OK) == 0 { return }
+        if (try? SystemCalls.access(path, F_OK)) != nil { return }
         let temp = path + "." + UUID().uuidString + ".new"
-        let fd = open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        if fd < 0 { throw fileError(.current, path: temp, doing: "cannot create the state file") }
-        defer { unlink(temp) }
-        let modeError = fchmod(fd, 0o600) == 0 ? nil : Errno.current
-        close(fd)
-        if let modeError { throw fileError(modeError, path: temp, doing: "cannot set the state file's mode") }
-        if link(temp, path) == 0 { return }
-        switch Errno.current {
-        case .fileExists:
+        let fd: Int32
+        do throws(SystemCallError) { fd = try SystemCalls.open(temp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) } catch {
+            throw StateError.errno(error, path: temp, doing: "cannot create the state file")
+        }
+        defer { try? SystemCalls.unlink(temp) }
+        try setPrivateMode(fd, path: temp)
+        do throws(SystemCallError) {
+            try SystemCalls.link(temp, path)
+        } catch where error.errno == .fileExists {
             return  // another coolcal created it first
-        case .notPermitted, .notSupported:
+        } catch where error.errno == .notPermitted || error.errno == .notSupported {
             // No hard links on this file system: create it in place, which can never
             // replace a database another coolcal made meanwhile (one process opens it once).
-            let direct = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if direct >= 0 {
-                _ = fchmod(direct, 0o600)
-                close(direct)
-            } else if Errno.current != .fileExists {
-                throw fileError(.current, path: path, doing: "cannot create the state file")
+            let direct: Int32
+            do throws(SystemCallError) { direct = try SystemCalls.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) } catch {
+                if error.errno == .fileExists { return }
+                throw StateError.errno(error, path: path, doing: "cannot create the state file")
             }
-        case let error:
-            throw fileError(error, path: path, doing: "cannot create the state file")
+            try setPrivateMode(direct, path: path)
+        } catch {
+            throw StateError.errno(error, path: path, doing: "cannot create the state file")
+        }
+    }
+
+    /// `fchmod` of a file just created to exactly `0600` (open's mode went through the
+    /// umask), its failure thrown; then `close`, which releases the descriptor anyway.
+    private static func setPrivateMode(_ fd: Int32, path: String) throws {
+        defer { try? SystemCalls.close(fd, path: path) }
+        do throws(SystemCallError) { try SystemCalls.fchmod(fd, 0o600, path: path) } catch {
+            throw StateError.errno(error, path: path, doing: "cannot set the state file's mode")
         }
     }
 
@@ -102,13 +110,8 @@ public final class StateStore {
     /// WAL files may not exist (SQLite deletes them when the last connection closes).
     private func tightenFileModes() {
         for suffix in ["", "-wal", "-shm"] {
-            _ = chmod(databasePath + suffix, 0o600)
+            try? SystemCalls.chmod(databasePath + suffix, 0o600)
         }
-    }
-
-    private static func fileError(_ error: Errno, path: String, doing what: String) -> StateError {
-        let kind: StateError.Kind = [.noSpace, .diskQuotaExceeded, .ioError].contains(error) ? .io : .cannotCreate
-        return StateError(kind: kind, path: path, message: "\(what): \(error)")
     }
 
     // MARK: Schema

@@ -42,13 +42,16 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let fileTooLarge = Errno(rawValue: EFBIG)
     /// `ELOOP`: a symbolic link loop (or too long a chain of links).
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+    /// `EINVAL`: e.g. `fsync` of a directory on a file system that cannot sync one.
+    public static let invalidArgument = Errno(rawValue: EINVAL)
 }
 
-/// The one funnel for C calls that return -1 and set `errno`: the result, or the
-/// `Errno` as a thrown error. `EINTR` is retried unless `retryOnInterrupt` is false
-/// (`close` must never be retried: Linux has closed the descriptor already).
+/// The core of the funnel (`SystemCalls`, the only caller) for C calls that return -1
+/// and set `errno`: the result, or the `Errno` as a thrown error. `EINTR` is retried
+/// unless `retryOnInterrupt` is false (`close` must never be retried: Linux has closed
+/// the descriptor already).
 @discardableResult
-package func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) throws(Errno) -> I {
+func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) throws(Errno) -> I {
     while true {
         let result = call()
         if result != -1 { return result }

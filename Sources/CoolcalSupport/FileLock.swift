@@ -15,9 +15,9 @@ public final class FileLock {
         /// Another holder kept it for the whole timeout.
         case wouldBlock
         /// The lock file could not be opened or created.
-        case cannotOpen(Errno)
+        case cannotOpen(SystemCallError)
         /// `flock` failed for another reason than another holder.
-        case cannotLock(Errno)
+        case cannotLock(SystemCallError)
 
         /// 74 for each; its callers say it as their own error (a calendar's lock as a
         /// `WriteError`).
@@ -35,35 +35,39 @@ public final class FileLock {
     /// never close that number a second time (in a threaded process it may by then
     /// belong to someone else, such as a SQLite file).
     private var descriptor: Int32
+    /// The lock file.
+    private let path: String
 
     /// Takes the lock on `path` (created with `permissions` if missing), polling with
     /// `LOCK_NB` every 20 ms for up to `timeout` seconds; 0 tries once.
     public init(exclusive path: String, permissions: UInt32, timeout: TimeInterval) throws(Failure) {
         let fd: Int32
-        do throws(Errno) {
-            fd = try valueOrErrno { open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode_t(permissions)) }
+        do throws(SystemCallError) {
+            fd = try SystemCalls.open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode_t(permissions))
         } catch {
             throw .cannotOpen(error)
         }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            do throws(Errno) {
-                try valueOrErrno { flock(fd, LOCK_EX | LOCK_NB) }
+            do throws(SystemCallError) {
+                try SystemCalls.flock(fd, LOCK_EX | LOCK_NB, path: path)
                 break
-            } catch .wouldBlock where Date() < deadline {
+            } catch where error.errno == .wouldBlock && Date() < deadline {
                 usleep(20_000)
             } catch {
-                close(fd)
-                throw error == .wouldBlock ? .wouldBlock : .cannotLock(error)
+                try? SystemCalls.close(fd, path: path)
+                throw error.errno == .wouldBlock ? .wouldBlock : .cannotLock(error)
             }
         }
         descriptor = fd
+        self.path = path
     }
 
-    /// Releases the lock (closing the descriptor); a second call does nothing.
+    /// Releases the lock (closing the descriptor); a second call does nothing. A failed
+    /// close released it all the same (the number is gone): nothing to report.
     public func unlock() {
         if descriptor >= 0 {
-            close(descriptor)
+            try? SystemCalls.close(descriptor, path: path)
             descriptor = -1
         }
     }

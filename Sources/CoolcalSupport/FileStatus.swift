@@ -44,17 +44,13 @@ public struct FileStatus: Equatable, Sendable {
     }
 
     /// `stat` (or `lstat` when `followSymlinks` is false) of a path.
-    public init(path: String, followSymlinks: Bool = true) throws(Errno) {
-        var info = stat()
-        try valueOrErrno { followSymlinks ? stat(path, &info) : lstat(path, &info) }
-        self.init(info)
+    public init(path: String, followSymlinks: Bool = true) throws(SystemCallError) {
+        self.init(try SystemCalls.stat(path, followSymlinks: followSymlinks))
     }
 
-    /// `fstat` of an open descriptor.
-    public init(descriptor: Int32) throws(Errno) {
-        var info = stat()
-        try valueOrErrno { fstat(descriptor, &info) }
-        self.init(info)
+    /// `fstat` of an open descriptor, the file at `path` (for the error and the trace).
+    public init(descriptor: Int32, path: String? = nil) throws(SystemCallError) {
+        self.init(try SystemCalls.fstat(descriptor, path: path))
     }
 
     /// The status of `path`, or nil when it cannot be read (it does not exist).

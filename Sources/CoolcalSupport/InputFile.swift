@@ -73,18 +73,19 @@ public enum InputFile {
         if path == "-" {
             fd = 0
         } else {
-            do {
-                fd = try valueOrErrno { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+            do throws(SystemCallError) {
+                fd = try SystemCalls.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             } catch {
-                throw InputFileError(kind: error == .noSuchFileOrDirectory ? .missing : .unreadable, path: name,
-                                     reason: error == .noSuchFileOrDirectory ? "no such file or directory" : "cannot open for reading: \(error)")
+                let missing = error.errno == .noSuchFileOrDirectory
+                throw InputFileError(kind: missing ? .missing : .unreadable, path: name,
+                                     reason: missing ? "no such file or directory" : "cannot open for reading: \(error)")
             }
         }
         let status: FileStatus
         do {
-            status = try FileStatus(descriptor: fd)
+            status = try FileStatus(descriptor: fd, path: name)
         } catch {
-            if path != "-" { close(fd) }
+            if path != "-" { try? SystemCalls.close(fd, path: name) }
             throw InputFileError(kind: .unreadable, path: name, reason: "cannot examine: \(error)")
         }
         let input = OpenInput(name: name, descriptor: fd, owned: path != "-", status: status)
@@ -101,8 +102,9 @@ public enum InputFile {
         }
         // Standard input's flags are shared with the shell: only our own descriptor is changed.
         if path != "-" {
-            let flags = fcntl(fd, F_GETFL)
-            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            if let flags = try? SystemCalls.fcntl(fd, F_GETFL, path: name) {
+                _ = try? SystemCalls.fcntl(fd, F_SETFL, flags & ~O_NONBLOCK, path: name)
+            }
         }
         return input
     }
@@ -132,7 +134,7 @@ public final class OpenInput {
     }
 
     deinit {
-        if owned { close(descriptor) }
+        if owned { try? SystemCalls.close(descriptor, path: name) }
     }
 
     /// A pipe, FIFO, socket or terminal: read against the deadline.
@@ -142,9 +144,9 @@ public final class OpenInput {
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             if isStream { try waitForData() }
-            do {
-                return try valueOrErrno { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
-            } catch .wouldBlock where isStream {
+            do throws(SystemCallError) {
+                return try SystemCalls.read(descriptor, into: buffer, path: name)
+            } catch where error.errno == .wouldBlock && isStream {
                 continue
             } catch {
                 throw InputFileError(kind: .unreadable, path: name, reason: "read error: \(error)")
@@ -155,8 +157,8 @@ public final class OpenInput {
     /// Reads into `buffer` from `offset` of a regular file, leaving the file offset
     /// alone (`pread`: threads may read one input at once); 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        do {
-            return try valueOrErrno { pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+        do throws(SystemCallError) {
+            return try SystemCalls.pread(descriptor, into: buffer, at: offset, path: name)
         } catch {
             throw InputFileError(kind: .unreadable, path: name, reason: "read error: \(error)")
         }
@@ -216,10 +218,10 @@ public final class OpenInput {
                 throw InputFileError(kind: .unreadable, path: name,
                                      reason: "\(status.kind.described) that did not end within \(String(format: "%g", InputFile.streamTimeout)) s (COOLCAL_INPUT_TIMEOUT)")
             }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready: Int32
-            do {
-                ready = try valueOrErrno { poll(&entry, 1, Int32(min(remaining * 1000, 60_000).rounded(.up))) }
+            do throws(SystemCallError) {
+                ready = try SystemCalls.poll(descriptor, events: Int16(POLLIN), timeout: Int32(min(remaining * 1000, 60_000).rounded(.up)),
+                                             path: name)
             } catch {
                 throw InputFileError(kind: .unreadable, path: name, reason: "cannot wait for input: \(error)")
             }

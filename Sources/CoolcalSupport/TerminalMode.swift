@@ -58,12 +58,15 @@ public final class TerminalMode {
         if TerminalSignals.takeResize() { return .resized }
         var byte: UInt8 = 0
         while true {
-            let n = read(fd, &byte, 1)
-            if n == 1 { return .byte(byte) }
-            if n < 0 && errno == EINTR {
+            do throws(SystemCallError) {
+                let n = try withUnsafeMutableBytes(of: &byte) { buffer throws(SystemCallError) in
+                    try SystemCalls.read(fd, into: buffer, retryingInterrupts: false)
+                }
+                if n == 1 { return .byte(byte) }
+            } catch where error.errno == .interrupted {
                 if TerminalSignals.takeResize() { return .resized }
                 continue
-            }
+            } catch {}
             return .end
         }
     }
@@ -106,7 +109,8 @@ package enum TerminalSignals {
         input = -1
     }
 
-    /// From a handler too: the saved settings, the normal screen.
+    /// From a handler too: the saved settings, the normal screen. Its `write` is the
+    /// one not made through `SystemCalls`: a handler must not take the trace's lock.
     package static func restore() {
         guard input >= 0 else { return }
         tcsetattr(input, TCSAFLUSH, saved)
@@ -120,7 +124,7 @@ package enum TerminalSignals {
     }
 
     package static func write(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = Glibc.write(output, $0.baseAddress, $0.count) }
+        bytes.withUnsafeBytes { _ = try? SystemCalls.write(output, $0) }
     }
 
     /// Without SA_RESTART: a blocked `read` returns EINTR, so a resize is seen at once.

@@ -32,6 +32,12 @@ public struct WriteError: StatusError, CustomStringConvertible, Equatable {
         }
     }
 
+    /// `errno(_:path:doing:)` of a failed system call: its `Errno` picks the status
+    /// and words the message, exactly as before the funnel.
+    package static func errno(_ error: SystemCallError, path: String, doing what: String) -> WriteError {
+        errno(error.errno, path: path, doing: what)
+    }
+
     /// The memberwise initializer, for the targets above.
     package init(kind: Kind, path: String, message: String) {
         self.kind = kind

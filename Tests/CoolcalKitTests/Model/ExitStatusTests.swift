@@ -25,6 +25,7 @@ import Testing
     /// when it was one switch with a `default: 74` (so every type it did not name is 74).
     static var cases: [(error: any StatusError, status: Int32)] {
         let errno = Errno(rawValue: 5)
+        let failed = SystemCallError(call: "open", path: "/x", errno: errno)
         return [
             // CLI
             (UsageError("no such option", command: nil), 64),
@@ -47,9 +48,10 @@ import Testing
             (InputFileError(kind: .unreadable, path: "a", reason: "permission denied"), 66),
             (InputTooLarge(path: "a", size: nil, limit: 1), 74),
             (FileLock.Failure.wouldBlock, 74),
-            (FileLock.Failure.cannotOpen(errno), 74),
-            (FileLock.Failure.cannotLock(errno), 74),
+            (FileLock.Failure.cannotOpen(failed), 74),
+            (FileLock.Failure.cannotLock(failed), 74),
             (errno, 74),
+            (failed, 74),
             (DesktopUnavailable(reason: "no session bus"), 74),
             // CalDAV
             (CalDAVError(.unreachable, url: "https://h/", "m"), 75),
