@@ -21,7 +21,11 @@ package struct Acceptance {
     package let store: AnswerStore
 
     /// Thrown from inside the locked write to stop it when the window is busy.
-    private struct Busy: Error { let report: ConflictReport }
+    private struct Busy: StatusError {
+        let report: ConflictReport
+        /// 1, as the command says it: the window is busy (it is caught in `run`).
+        var exitStatus: ExitStatus { .busy }
+    }
 
     private var answer: Answer { tentative ? .tentative : .accepted }
 

@@ -2,6 +2,7 @@ import CoolcalAnswering
 import CoolcalInvite
 import CoolcalOutput
 import CoolcalState
+import CoolcalModel
 
 /// How `accept`, `decline`, `comment`, `review` and `notify` answer: the operand
 /// opened, then one workflow (`Answering.answer`), then its outcome in words.

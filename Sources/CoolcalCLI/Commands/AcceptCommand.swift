@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalSchedule
 import CoolcalAnswering
+import CoolcalModel
 
 /// `coolcal accept [--if-free] [--dry-run] [--tentative] INVITE [CAL...]`: writes
 /// into the first CAL (none: the config's `calendar` lines), through `AnswerCommand`;

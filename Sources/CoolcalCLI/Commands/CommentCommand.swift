@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalModel
 
 /// `coolcal comment INVITE TEXT`: records a comment and sends it to the server.
 package struct CommentCommand: CommandUnit, Equatable {

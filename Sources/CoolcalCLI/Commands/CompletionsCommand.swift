@@ -1,3 +1,5 @@
+import CoolcalModel
+
 /// `coolcal completions bash|zsh|fish`: a completion script made from `CommandTable`.
 package struct CompletionsCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import CoolcalAnswering
+import CoolcalModel
 
 /// `coolcal decline INVITE [CAL...]`: records the answer (and sends it); when coolcal
 /// had accepted the invitation, undoes that in the calendars it wrote it into (or the

@@ -1,3 +1,5 @@
+import CoolcalModel
+
 /// `coolcal help [COMMAND]`.
 package struct HelpCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(

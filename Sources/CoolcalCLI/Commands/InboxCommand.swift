@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalOutput
 import CoolcalSupport
+import CoolcalModel
 
 /// `coolcal inbox [open N]`: the received invitations, newest first, each with your
 /// answer; viewing the inbox clears the badge, opening one marks it read.

@@ -5,6 +5,7 @@ import CoolcalInvite
 import CoolcalOutput
 import CoolcalSchedule
 import CoolcalAnswering
+import CoolcalModel
 
 /// `notify --desktop` and `merge --notify`: a freedesktop notification on the session
 /// bus (Desktop/SessionBus.swift); the chosen action answered through

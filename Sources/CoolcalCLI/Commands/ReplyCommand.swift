@@ -115,7 +115,9 @@ package struct ReplyCommand: CommandUnit, Equatable {
 }
 
 /// A sendmail that failed for good (not 75): the mail is kept as failed (74).
-package struct MailSendError: Error, CustomStringConvertible, Equatable {
+package struct MailSendError: StatusError, CustomStringConvertible, Equatable {
     package var message: String
     package var description: String { message }
+    /// 74: the sendmail failed for good (not its 75); the mail is kept as failed.
+    package var exitStatus: ExitStatus { .ioError }
 }

@@ -1,4 +1,5 @@
 import CoolcalOutput
+import CoolcalModel
 
 /// `coolcal responses`: the answers given, by the invitation's start.
 package struct ResponsesCommand: CommandUnit, Equatable {

@@ -78,7 +78,7 @@ import Testing
 
     /// Error types the test cannot name, each with why it states no status yet.
     static let exempt: [String: String] = [
-        "CoolcalAnswering.Acceptance.Busy": "private to Acceptance.swift, caught there (exit 1); `of` gives it 74",
+        "CoolcalAnswering.Acceptance.Busy": "private to Acceptance.swift, where it is caught (it states 1, busy)",
     ]
 
     @Test func eachErrorStatesItsStatus() {
