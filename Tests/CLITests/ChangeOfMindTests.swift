@@ -1,23 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
 @testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
+@testable import CoolcalICal
 
 /// Changing your mind (issue 17): accept → decline → accept on a calendar file, a vdir
 /// and a CalDAV collection (a real Radicale), answered by inbox number. The bytes

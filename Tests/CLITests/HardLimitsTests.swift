@@ -1,20 +1,5 @@
 import CoolcalModel
-import CoolcalSupport
-import CoolcalDesktop
-import CoolcalMail
 import CoolcalICal
-import CoolcalCalendars
-import CoolcalInvite
-import CoolcalState
-import CoolcalCalDAV
-import CoolcalSchedule
-import CoolcalWriting
-import CoolcalSpool
-import CoolcalRSVP
-import CoolcalCheck
-import CoolcalAnswering
-import CoolcalOutput
-import CoolcalCLI
 import Foundation
 import Testing
 

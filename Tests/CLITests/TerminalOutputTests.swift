@@ -1,21 +1,5 @@
 import Foundation
 import Testing
-import CoolcalModel
-import CoolcalSupport
-import CoolcalDesktop
-import CoolcalMail
-import CoolcalICal
-import CoolcalCalendars
-import CoolcalInvite
-import CoolcalState
-import CoolcalCalDAV
-import CoolcalSchedule
-import CoolcalWriting
-import CoolcalSpool
-import CoolcalRSVP
-import CoolcalCheck
-import CoolcalAnswering
-import CoolcalOutput
 import CoolcalCLI
 
 /// What a person sees on a terminal (in-process: a pipe is never a terminal).

@@ -2,21 +2,10 @@ import Foundation
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
 @testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
 @testable import CoolcalState
 @testable import CoolcalCalDAV
-@testable import CoolcalSchedule
 @testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The parts of the CalDAV client that need no server: URLs, netrc, XML.
 @Suite struct CalDAVTests {

@@ -1,22 +1,10 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalInvite
 @testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
 @testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// A vdir is read on every core, through the pre-filter, with the kept shells of its
 /// files parsed once (`ParseCache`): the answer must be that of the plain reference —

@@ -1,22 +1,9 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
 @testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The pre-filter must never change an answer: both paths run on seeded, generated
 /// calendars full of awkward shapes, over many windows, and must agree exactly.

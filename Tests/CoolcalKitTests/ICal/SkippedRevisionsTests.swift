@@ -1,22 +1,8 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The dropped events' revisions, kept compactly (`ICalSkippedRevisions`): what the
 /// pre-filter keeps of them, and that they decide in `Revisions.current` exactly as the

@@ -1,22 +1,8 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// Times in a named system zone are bounded by that zone's offsets (`ICalPreFilter+Zones`),
 /// not by a day either way: a daily series far from the window's hours is dropped. Each

@@ -1,22 +1,6 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// RFC 5545 §3.1 line rules on raw bytes: what a line is, what a fold is.
 @Suite struct ContentLinesTests {

@@ -5,16 +5,11 @@ import Testing
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal
-@testable import CoolcalCalendars
 @testable import CoolcalInvite
 @testable import CoolcalState
 @testable import CoolcalCalDAV
-@testable import CoolcalSchedule
 @testable import CoolcalWriting
-@testable import CoolcalSpool
 @testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalOutput
 @testable import CoolcalCLI
 
 /// Issue #26: each error type states its exit status (`StatusError`), `ExitStatus.of`

@@ -1,22 +1,10 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
 @testable import CoolcalCalendars
 @testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
 @testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
 @testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The day view's exact text (expected output written by hand, cell by cell): lanes
 /// beside the invitation, hour ticks and dates in the zone, labels wrapped to the

@@ -1,22 +1,10 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
 @testable import CoolcalCalendars
 @testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
 @testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
 @testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// Zone-honest times: an offset on each end of a range that is ambiguous (New York's
 /// repeated 1 o'clock hour) or crosses a change of offset, nothing on any other.

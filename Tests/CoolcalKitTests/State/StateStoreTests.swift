@@ -2,22 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
 @testable import CoolcalInvite
 @testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// A fresh directory under the temp dir (not created: the store must create it).
 func stateDirectory(_ label: String = "state") -> String {

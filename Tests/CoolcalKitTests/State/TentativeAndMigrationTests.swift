@@ -1,22 +1,6 @@
 import Foundation
 import Testing
-@testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
 @testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// `accept --tentative` against a real HTTP server that refuses it, and the state's
 /// schema step 4 run on a state written by the schema before it.

@@ -1,22 +1,6 @@
 import Foundation
 import Testing
-@testable import CoolcalModel
 @testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
-@testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The day view's width: the terminal's (TIOCGWINSZ, tested on a real pty in
 /// DayViewEndToEndTests), then COLUMNS, else 80, within 20...1000.

@@ -1,22 +1,6 @@
 import Foundation
 import Testing
-@testable import CoolcalModel
-@testable import CoolcalSupport
-@testable import CoolcalDesktop
-@testable import CoolcalMail
-@testable import CoolcalICal
-@testable import CoolcalCalendars
-@testable import CoolcalInvite
-@testable import CoolcalState
-@testable import CoolcalCalDAV
-@testable import CoolcalSchedule
 @testable import CoolcalWriting
-@testable import CoolcalSpool
-@testable import CoolcalRSVP
-@testable import CoolcalCheck
-@testable import CoolcalAnswering
-@testable import CoolcalOutput
-@testable import CoolcalCLI
 
 /// The owner's PARTSTAT set on the bytes of a stored block: only that line changes,
 /// quoted parameters are respected, a long line is folded at 75 octets.
