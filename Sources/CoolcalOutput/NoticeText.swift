@@ -14,6 +14,25 @@ package enum NoticeText {
         return body
     }
 
+    /// Why a desktop notification left an invitation unanswered.
+    package enum Unanswered {
+        case unknownAction(String)
+        /// Closed by the server: expired, else dismissed.
+        case closed(expired: Bool)
+        case timedOut(seconds: UInt32)
+    }
+
+    /// `notify --desktop`'s line when nothing was chosen.
+    package static func notAnswered(_ invite: Invite, _ why: Unanswered) -> String {
+        let reason: String
+        switch why {
+        case .unknownAction(let key): reason = "unknown action '\(key)'"
+        case .closed(let expired): reason = "the notification was \(expired ? "expired" : "dismissed")"
+        case .timedOut(let seconds): reason = "no answer within \(seconds) s"
+        }
+        return "not answered: \(invite.title) (id \(invite.id.text)): \(reason)"
+    }
+
     /// What `review` marks an invitation answered in this session with.
     package static func mark(_ kind: AnswerKind) -> String {
         switch kind {

@@ -60,11 +60,11 @@ extension NotifyCommand {
             // The calendars the state remembers it was written into, as `decline ID` does.
             return try AnswerCommand.answer(.decline, invite: operand, calendars: [], context: context)
         case .action(let other):
-            context.say("not answered: \(invite.title) (id \(invite.id.text)): unknown action '\(other)'")
+            context.say(NoticeText.notAnswered(invite, .unknownAction(other)))
         case .closed(let reason):
-            context.say("not answered: \(invite.title) (id \(invite.id.text)): the notification was \(reason == 1 ? "expired" : "dismissed")")
+            context.say(NoticeText.notAnswered(invite, .closed(expired: reason == 1)))
         case .timedOut:
-            context.say("not answered: \(invite.title) (id \(invite.id.text)): no answer within \(wait.seconds) s")
+            context.say(NoticeText.notAnswered(invite, .timedOut(seconds: wait.seconds)))
         }
         return .ok
     }
