@@ -1,5 +1,4 @@
 import Foundation
-import CoolcalInvite
 import CoolcalSupport
 
 /// The answers given, and the outbox rows that tell the server about them.
@@ -18,9 +17,9 @@ extension StateStore {
     ///   whether there is one matters: the URL is not stored, `OutboxDrainer` sends to
     ///   the server configured when it runs.
     @discardableResult
-    public func recordAnswer(_ answer: Answer, for invite: Invite, comment: String?, at date: Date,
+    public func recordAnswer(_ answer: Answer, for invite: InvitationSummary, comment: String?, at date: Date,
                              queueFor server: URL?) throws -> RecordedAnswer {
-        let id = invite.id.text
+        let id = invite.id
         let kinds = answer == .comment ? "'comment'" : "'accepted', 'declined', 'tentative'"
         let details: [SQLiteValue] = [
             .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),

@@ -1,5 +1,4 @@
 import Foundation
-import CoolcalInvite
 import CoolcalModel
 
 /// The inbox of received invitations and the badge count.
@@ -11,8 +10,8 @@ extension StateStore {
     /// same payload again changes nothing.
     /// - Returns: true when the invitation was not in the inbox before.
     @discardableResult
-    public func recordInvitation(_ invite: Invite, payload: String, at date: Date) throws -> Bool {
-        let id = invite.id.text
+    public func recordInvitation(_ invite: InvitationSummary, payload: String, at date: Date) throws -> Bool {
+        let id = invite.id
         let mail = { (value: String?) -> SQLiteValue in value.map(SQLiteValue.text) ?? .null }
         let values: [SQLiteValue] = [
             .text(id), .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),

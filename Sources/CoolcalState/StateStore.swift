@@ -1,5 +1,4 @@
 import Foundation
-import CoolcalInvite
 import CoolcalModel
 import CoolcalSupport
 

@@ -1,5 +1,3 @@
-import CoolcalModel
-
 /// Parses the payload's `start`/`end` strictly: `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM|±HHMM)`
 /// or a bare `YYYY-MM-DD` for all-day invitations, proleptic Gregorian, years
 /// 0001–9999, offsets up to ±18:00. (Foundation's ISO 8601 parser accepts 30 February,
