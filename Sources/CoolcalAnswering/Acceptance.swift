@@ -53,6 +53,10 @@ package struct Acceptance {
             if options.dryRun { return report(.preview(try preview(change, target, window: window, verify: verify))) }
             let outcome = try settings.writer.write(change: change, to: target, window: window,
                                                     check: target.isRemote ? { _ in } : verify)
+            if case .held(let reason, let detail) = outcome {
+                // Not the organizer's word: nothing written, recorded or mailed.
+                return report(.held(invite, reason, detail: detail, target: target))
+            }
             let verb: AnswerOutcome.AcceptVerb
             switch outcome {
             case .stale: verb = .ignored
@@ -73,7 +77,8 @@ package struct Acceptance {
     /// organizer's event with the owner's PARTSTAT, or the organizer's cancellation.
     private func change(_ settings: AnswerSettings, recorded: WrittenEvent?) -> CalendarChange {
         if let message = file.message {
-            var change = ITIPChange(message: message, cancel: file.invite.isCancellation, me: settings.me)
+            var change = ITIPChange(message: message, cancel: file.invite.isCancellation, me: settings.me,
+                                    sender: file.invite.mail?.from.flatMap(CalendarAddress.ofHeader))
             change.partstat = tentative ? "TENTATIVE" : "ACCEPTED"
             return change
         }

@@ -10,6 +10,9 @@ package enum AnswerOutcome {
     case accepted(AcceptVerb, Invite, write: WriteOutcome, target: CalendarLocation)
     /// `accept --if-free`: the window is busy; nothing was written.
     case busy(Invite, ConflictReport)
+    /// Not applied: the message may not change the stored event (organizer binding);
+    /// nothing was written, recorded or mailed.
+    case held(Invite, HeldReason, detail: String, target: CalendarLocation)
     /// `accept --dry-run`: the text that would be written (nil: nothing would be).
     case preview(String?)
     /// `decline`: what changing your mind did in each calendar (none: only recorded).
@@ -33,9 +36,11 @@ package enum AnswerOutcome {
         package var itip: Bool
     }
 
-    /// Whether the invitation was answered as asked (`busy` is not).
+    /// Whether the invitation was answered as asked (`busy` and `held` are not).
     package var answered: Bool {
-        if case .busy = self { return false }
-        return true
+        switch self {
+        case .busy, .held: return false
+        default: return true
+        }
     }
 }

@@ -108,8 +108,9 @@ struct MergePass {
                 let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
                 let written = try batch.apply(change)
                 wrote = (change, written)
-                // An older version than the calendar's is not an answer to record.
-                item.outcome = written.isStale ? .ignored : .accepted
+                // An older version than the calendar's is not an answer to record; one
+                // that may not change the stored event is held for the person.
+                item.outcome = written.heldReason != nil ? .held : written.isStale ? .ignored : .accepted
                 item.write = written
                 item.target = target
             } catch where error is WriteError || error is CalDAVError || error is ICalError {
@@ -160,10 +161,10 @@ struct MergePass {
         } else {
             outcome = .unchanged
         }
-        let code: OutcomeCode = outcome.isStale ? .ignored : .cancelled
+        let code: OutcomeCode = outcome.heldReason != nil ? .held : outcome.isStale ? .ignored : .cancelled
         let item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
                              target: batch == nil ? nil : target)
-        var settled = Settlement(item: item, written: batch != nil)
+        var settled = Settlement(item: item, written: batch != nil && code != .held)
         if batch != nil {
             settled.finished = MergeFinished(name: name, failed: false, outcome: code,
                                              note: run.notes.cancelled(code, outcome, target, settings.now))

@@ -14,8 +14,29 @@ public enum OutcomeCode: String, Equatable, Sendable, CaseIterable {
     case cancelled
     /// The invitation could not be read.
     case failed
+    /// Not for coolcal to decide alone (`HeldReason`): kept for the person.
+    case held
     /// Maildir messages that were no invitation to answer.
     case notAMessage = "not-a-message"
     case noInvitation = "no-invitation"
     case past
+}
+
+/// Why an invitation, update or cancellation is held for the person instead of being
+/// applied or answered (RFC 5546 §6.1: a stored event changes only at its organizer's
+/// word). The raw values are the words every surface shows and the state stores.
+public enum HeldReason: String, Equatable, Sendable, CaseIterable {
+    case unknownSender = "unknown sender"
+    /// A mail whose sender is neither the organizer nor the stored copy's SENT-BY.
+    case notFromOrganizer = "not from the organizer"
+    /// An update or cancellation whose ORGANIZER is not the stored event's.
+    case organizerChanged = "organizer changed"
+    /// An incoming REQUEST or CANCEL for an event the user organises.
+    case youOrganise = "you organise this event"
+    case published
+    case notAddressedToYou = "not addressed to you"
+    case tooLong = "too long"
+    case tooDense = "too many instances a day"
+    case failedAuthentication = "failed authentication"
+    case uninvitedAttendee = "uninvited attendee"
 }

@@ -1,5 +1,6 @@
 import CoolcalAnswering
 import CoolcalInvite
+import CoolcalModel
 import CoolcalWriting
 
 /// An answer's outcome in words: the lines `accept`, `decline`, `comment`, `review` and
@@ -18,6 +19,8 @@ package enum AnswerText {
                 + report.conflicts.map { c in
                     "  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
                 }
+        case .held(let invite, let reason, let detail, let target):
+            return ["held: \(invite.title) (id \(invite.id.text)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
         case .preview:
             return []
         case .declined(let invite, let undone):

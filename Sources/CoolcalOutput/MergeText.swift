@@ -35,6 +35,7 @@ package struct MergeText {
                 fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
                 fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
             }
+            fields.append(("held", item.write?.heldReason.map { .string($0.rawValue) } ?? .null))
         } else {
             fields.append(("error", .string(detail)))
         }
@@ -58,6 +59,7 @@ package struct MergeText {
     /// could not be read.
     package static func detail(_ item: MergeItem) -> String {
         if let error = item.error { return error }
+        if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
         guard let n = item.conflicts else {
             guard let write = item.write, let target = item.target else { return "a cancellation" }
             return write.describe(target.shown)

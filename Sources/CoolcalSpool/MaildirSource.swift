@@ -99,8 +99,8 @@ package final class MaildirSource: MergeSource {
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
         guard let entry = pending[name] else { return }
         // Marked first, then remembered: a crash in between processes it again (answers
-        // are idempotent), never loses it.
-        if mark && !failed { _ = try maildir.markSeen(entry.message) }
+        // are idempotent), never loses it. A held one is never marked: it is the person's.
+        if mark && !failed && outcome != .held { _ = try maildir.markSeen(entry.message) }
         try remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID)
     }
 

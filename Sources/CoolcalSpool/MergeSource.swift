@@ -87,12 +87,14 @@ package final class PlainSource: MergeSource {
         }
     }
 
+    /// A held invitation stays where it is, for the person.
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
+        guard outcome != .held else { return }
         try spool.finish(name, failed: failed, note: note)
     }
 
     package func finish(_ items: [MergeFinished]) throws {
-        try spool.finish(items.map { ($0.name, $0.failed, $0.note) })
+        try spool.finish(items.filter { $0.outcome != .held }.map { ($0.name, $0.failed, $0.note) })
     }
 
     package func unlock() { lock.unlock() }

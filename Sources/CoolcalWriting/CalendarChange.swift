@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalICal
+import CoolcalModel
 
 /// What `accept` did to the calendar.
 public enum WriteOutcome: Equatable, Sendable {
@@ -15,10 +16,18 @@ public enum WriteOutcome: Equatable, Sendable {
     /// Changing your mind: the event was edited since coolcal wrote it, so it stays,
     /// declined in place (free: `TRANSP:TRANSPARENT`, or your `PARTSTAT=DECLINED`).
     case declinedInPlace
+    /// Not applied: the message may not change the stored event (organizer binding);
+    /// why, and the detail that names the organizers.
+    case held(HeldReason, String)
 
     public var isStale: Bool {
         if case .stale = self { return true }
         return false
+    }
+
+    public var heldReason: HeldReason? {
+        if case .held(let reason, _) = self { return reason }
+        return nil
     }
 }
 

@@ -17,12 +17,24 @@ package struct ITIPChange: CalendarChange {
     /// The owner's answer written into the stored copy: `ACCEPTED`, `TENTATIVE`, or
     /// `DECLINED` (changing your mind: only a stored copy is edited, none is added).
     package var partstat = "ACCEPTED"
+    /// The address the message was mailed from (its `From`), normalized; nil when it
+    /// did not come by mail. A stored event changes only when it is the organizer's
+    /// (or the stored copy's SENT-BY): `binding(_:_:)`.
+    package var sender: String?
+
+    package init(message: ITIPMessage, cancel: Bool, me: [String], sender: String? = nil) {
+        self.message = message
+        self.cancel = cancel
+        self.me = me
+        self.sender = sender
+    }
 
     package var uid: String { message.uid }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         let stored = text.blocks(uid: uid)
         let offered = message.versions
+        if partstat != "DECLINED", let held = binding(stored, text) { return (nil, held) }
         if cancel {
             return try cancelling(stored, offered, text, calendar, file: file) ?? (nil, .absent)
         }
@@ -289,12 +301,5 @@ package struct ITIPChange: CalendarChange {
         let a = offered.sequence ?? 0, b = stored.sequence ?? 0
         if a != b { return "the calendar has a newer version (SEQUENCE \(b); this is SEQUENCE \(a))" }
         return "the calendar has a newer version (same SEQUENCE \(a), later DTSTAMP)"
-    }
-
-    /// The memberwise initializer, for the targets above.
-    package init(message: ITIPMessage, cancel: Bool, me: [String]) {
-        self.message = message
-        self.cancel = cancel
-        self.me = me
     }
 }

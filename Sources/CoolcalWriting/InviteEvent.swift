@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalInvite
+import CoolcalModel
 
 extension NewEvent {
     /// The VEVENT for an accepted invitation: a push payload's id becomes the stable
@@ -29,7 +30,8 @@ extension InvitationFile {
     /// event with the owner's acceptance, or the organizer's cancellation.
     package func change(me: [String], domain: String, now: Date) -> CalendarChange {
         if let message {
-            return ITIPChange(message: message, cancel: invite.isCancellation, me: me)
+            return ITIPChange(message: message, cancel: invite.isCancellation, me: me,
+                              sender: invite.mail?.from.flatMap(CalendarAddress.ofHeader))
         }
         return NewEvent(accepting: invite, domain: domain, now: now)
     }
@@ -59,6 +61,7 @@ extension WriteOutcome {
         case .absent: return "not in \(target); nothing to cancel"
         case .removed: return "removed from \(target)"
         case .declinedInPlace: return "declined in place in \(target) (edited since coolcal wrote it)"
+        case .held(let reason, let detail): return "held: \(reason.rawValue) (\(detail)); \(target) unchanged"
         }
     }
 }

@@ -59,7 +59,8 @@ import Testing
 
     @Test func cancellingKeepsEveryOtherByteOfTheStoredEvent() throws {
         // Values libical cannot read, trailing spaces, a Latin-1 byte, a VALARM with its own STATUS-like lines.
-        var stored = Data("BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260201T000000Z\nSEQUENCE:0\nCREATED:2026-01-01 10:00\nPRIORITY:high\nSUMMARY:Planning  \nDESCRIPTION:caf".utf8)
+        // (Its ORGANIZER is the cancellation's: only the organizer may cancel it.)
+        var stored = Data("BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260201T000000Z\nSEQUENCE:0\nORGANIZER:mailto:boss@example.org\nCREATED:2026-01-01 10:00\nPRIORITY:high\nSUMMARY:Planning  \nDESCRIPTION:caf".utf8)
         stored.append(0xE9)
         stored.append(Data("\nSTATUS:CONFIRMED\nDTSTART:20260302T150000Z\nDTEND:20260302T153000Z\nBEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT5M\nDESCRIPTION:x\nEND:VALARM\nEND:VEVENT\n".utf8))
         var whole = Data("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\n".utf8)
@@ -69,7 +70,7 @@ import Testing
         let run = try coolcal(["accept", try file(message(method: "CANCEL", sequence: 1, rrule: false)), cal])
         #expect(run.stdout.hasSuffix("marked cancelled in \(cal)\n"), "\(run.stdout)\(run.stderr)")
         var expected = Data("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//me//EN\n".utf8)
-        expected.append(Data("BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260201T000000Z\nSEQUENCE:1\nCREATED:2026-01-01 10:00\nPRIORITY:high\nSUMMARY:Planning  \nDESCRIPTION:caf".utf8))
+        expected.append(Data("BEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260201T000000Z\nSEQUENCE:1\nORGANIZER:mailto:boss@example.org\nCREATED:2026-01-01 10:00\nPRIORITY:high\nSUMMARY:Planning  \nDESCRIPTION:caf".utf8))
         expected.append(0xE9)
         expected.append(Data("\nSTATUS:CANCELLED\nDTSTART:20260302T150000Z\nDTEND:20260302T153000Z\nBEGIN:VALARM\nACTION:DISPLAY\nTRIGGER:-PT5M\nDESCRIPTION:x\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n".utf8))
         #expect(try read(cal) == expected, "only STATUS and SEQUENCE changed")

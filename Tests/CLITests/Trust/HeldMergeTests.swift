@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `merge` from a Maildir (issue #27): a forged cancellation or update is held — the
+/// calendar byte-identical, nothing mailed (a sendmail that logs every call), the message
+/// left unmarked for the person and not reported again; the organizer's own applies.
+@Suite struct HeldMergeTests {
+    struct Box {
+        let root: String
+        var maildir: String { root + "/Maildir" }
+        var calendar: String { root + "/cal.ics" }
+        var sendmailLog: String { root + "/sendmail.log" }
+
+        func deliver(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: maildir + "/tmp/" + name))
+            guard rename(maildir + "/tmp/" + name, maildir + "/new/" + name) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+
+        func merge() throws -> Run {
+            try Binary.run(["merge", "--json", "--mark", "--reply", "--me", OrganizerBindingTests.me, "--state", root + "/state",
+                            "--spool", maildir, calendar],
+                           env: ["COOLCAL_SENDMAIL": root + "/sendmail"])
+        }
+
+        func outcomes(_ run: Run) throws -> [[String: Any]] {
+            try Binary.json(run.stdout)["outcomes"] as? [[String: Any]] ?? []
+        }
+
+        func mailed() -> String { (try? String(contentsOfFile: sendmailLog, encoding: .utf8)) ?? "" }
+        func bytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: calendar)) }
+        func new() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: maildir + "/new").sorted() }
+    }
+
+    func box() throws -> Box {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-held-\(UUID().uuidString)").path
+        for folder in ["cur", "new", "tmp"] {
+            try FileManager.default.createDirectory(atPath: root + "/Maildir/" + folder, withIntermediateDirectories: true)
+        }
+        let box = Box(root: root)
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//Empty//EN\r\nEND:VCALENDAR\r\n".utf8)
+            .write(to: URL(fileURLWithPath: box.calendar))
+        // A sendmail that logs each message it is given and succeeds.
+        let script = "#!/bin/sh\ncat >> '\(box.sendmailLog)'\necho '--- end of message' >> '\(box.sendmailLog)'\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: root + "/sendmail"))
+        chmod(root + "/sendmail", 0o755)
+        return box
+    }
+
+    @Test func forgedMessagesAreHeldUnmarkedUnansweredAndReportedOnce() throws {
+        let b = try box()
+        typealias T = OrganizerBindingTests
+        try b.deliver("1.invite", T.mail(T.message(), from: "Alice <alice@example.org>"))
+        let first = try b.merge()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try b.outcomes(first).map { $0["outcome"] as? String } == ["accepted"])
+        #expect(b.mailed().components(separatedBy: "--- end of message").count == 2, "one reply to Alice")
+        let mailedBefore = b.mailed()
+        let before = try b.bytes()
+
+        try b.deliver("2.cancel", T.mail(T.message(method: "CANCEL", organizer: "mallory@evil.example", sequence: 1),
+                                         from: "Mallory <mallory@evil.example>", method: "CANCEL"))
+        try b.deliver("3.update", T.mail(T.message(organizer: "mallory@evil.example", sequence: 2_147_483_647,
+                                                   start: "20310304T100000Z"), from: "Mallory <mallory@evil.example>"))
+        let forged = try b.merge()
+        #expect(forged.status == 0, "\(forged.stderr)")
+        let held = try b.outcomes(forged)
+        #expect(held.map { $0["outcome"] as? String } == ["held", "held"], "\(forged.stdout)")
+        #expect(held.map { $0["held"] as? String } == ["organizer changed", "organizer changed"])
+        #expect(try b.bytes() == before, "a forged message changed the calendar")
+        #expect(b.mailed() == mailedBefore, "coolcal mailed someone about a forgery")
+        #expect(try b.new() == ["2.cancel", "3.update"], "held messages must stay unmarked for the person")
+
+        let again = try b.merge()
+        #expect(try b.outcomes(again).isEmpty, "held messages are reported once: \(again.stdout)")
+
+        try b.deliver("4.cancel", T.mail(T.message(method: "CANCEL", sequence: 1), from: "Alice <alice@example.org>", method: "CANCEL"))
+        let genuine = try b.merge()
+        #expect(try b.outcomes(genuine).map { $0["outcome"] as? String } == ["cancelled"], "\(genuine.stdout) \(genuine.stderr)")
+        #expect(String(decoding: try b.bytes(), as: UTF8.self).contains("STATUS:CANCELLED"))
+        #expect(!b.mailed().contains("mallory"))
+    }
+}
