@@ -31,10 +31,19 @@ package struct ITIPChange: CalendarChange {
 
     package var uid: String { message.uid }
 
+    /// The edit RFC 5546's ordering asks for — unless it would change a stored event this
+    /// message may not change (`binding`): then nothing, held. A message that changes
+    /// nothing (the same version again, an older one) is said as such, not held.
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         let stored = text.blocks(uid: uid)
+        let edit = try ordered(stored, text, calendar, file: file)
+        if edit.0 != nil, partstat != "DECLINED", let held = binding(stored, text) { return (nil, held) }
+        return edit
+    }
+
+    private func ordered(_ stored: [EventBlock], _ text: CalendarText, _ calendar: ICalCalendar,
+                         file: String) throws -> (Splice?, WriteOutcome) {
         let offered = message.versions
-        if partstat != "DECLINED", let held = binding(stored, text) { return (nil, held) }
         if cancel {
             return try cancelling(stored, offered, text, calendar, file: file) ?? (nil, .absent)
         }
