@@ -7,6 +7,11 @@ import Foundation
 /// by a space or a tab is a fold, and the line goes on after that one byte. Works on
 /// bytes, never on decoded text, so that every byte — including ones that are not
 /// UTF-8, and a CR that no LF follows — is where the file has it.
+///
+/// `@usableFromInline`, and `@inlinable` below: the other layers' byte loops (the pre-filter,
+/// CalendarText's walk) call `upper`, `line(_:is:)` and `propertyName` inlined and specialised,
+/// as they did inside one module; without it each is a call, the generic ones unspecialised.
+@usableFromInline
 package enum ContentLines {
     /// One physical line of `bytes`, by offsets: `content` without the line end,
     /// `full` with it (`\r\n`, `\n`; for a last line with no LF, `\r` or nothing).
@@ -100,11 +105,12 @@ package enum ContentLines {
 
     /// ASCII upper case of one byte; every other byte as it is (property names are
     /// ASCII, and libical compares them so).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
     /// A content line's property name, upper-cased: what comes before the first `;`
     /// or `:`, with trailing spaces and tabs dropped (as libical reads it).
+    @inlinable
     package static func propertyName<C: Collection<UInt8>>(_ line: C) -> [UInt8] {
         var name = line.prefix { $0 != 0x3B && $0 != 0x3A }.map(upper)
         while let last = name.last, last == 0x20 || last == 0x09 { name.removeLast() }
@@ -130,6 +136,7 @@ package enum ContentLines {
 
     /// Whether a line's content is `text` (ASCII, upper case), ignoring ASCII case and
     /// trailing spaces or tabs: `end:vevent ` is `END:VEVENT`.
+    @inlinable
     package static func line<C: BidirectionalCollection<UInt8>>(_ content: C, is text: StaticString) -> Bool {
         var end = content.endIndex
         while end > content.startIndex, case let c = content[content.index(before: end)], c == 0x20 || c == 0x09 {
