@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalZones
 
 /// Resolves one event's times to UTC: its DTSTART's zone (file VTIMEZONE, system,
 /// Windows name), floating times and dates in `--tz`, and the instance length rules

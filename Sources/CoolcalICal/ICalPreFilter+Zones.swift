@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalModel
+import CoolcalZones
 
 /// Times in a named zone bounded by that zone's own offsets, not by a day either way.
 ///

@@ -2,6 +2,7 @@ internal import CLibical
 import Foundation
 import CoolcalModel
 import CoolcalSupport
+import CoolcalZones
 
 /// Reads iCalendar text through libical into plain Swift values.
 public enum ICalReader {

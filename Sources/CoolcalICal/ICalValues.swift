@@ -1,4 +1,5 @@
 import CoolcalModel
+import CoolcalZones
 
 /// A DATE or DATE-TIME value as written in a calendar, before any zone is applied.
 public struct ICalTime: Hashable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalSupport
+import CoolcalZones
 
 /// The read-back of a calendar file coolcal has just written (its temp file, before
 /// the rename): read in pieces into a reused buffer, each piece compared with the

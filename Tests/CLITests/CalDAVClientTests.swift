@@ -1,5 +1,6 @@
 import CoolcalModel
 import CoolcalSupport
+import CoolcalZones
 import CoolcalDesktop
 import CoolcalMail
 import CoolcalICal

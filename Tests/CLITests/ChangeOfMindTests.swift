@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

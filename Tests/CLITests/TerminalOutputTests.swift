@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoolcalModel
 import CoolcalSupport
+import CoolcalZones
 import CoolcalDesktop
 import CoolcalMail
 import CoolcalICal

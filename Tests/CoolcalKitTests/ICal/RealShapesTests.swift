@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

@@ -1,6 +1,7 @@
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

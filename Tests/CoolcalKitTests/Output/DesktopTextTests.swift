@@ -1,5 +1,6 @@
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal
