@@ -19,17 +19,19 @@ let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalSupport", ["CoolcalModel"]),
     // Time zones by name: the system's (IANA, Windows IDs through ICU, Outlook's display names) and a file's.
     ("CoolcalZones", ["CoolcalModel"]),
+    // The pure-Swift byte scan a read starts with (`ICalPreFilter`); libical is above it.
+    ("CoolcalScan", ["CoolcalModel", "CoolcalSupport", "CoolcalZones"]),
     // The C boundaries: each the only importer of its C module.
     ("CoolcalDesktop", ["CGio", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalMail", ["CGMime", "CoolcalModel"]),
-    ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalSupport", "CoolcalZones"]),
-    ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel", "CoolcalZones"]),
+    ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalScan", "CoolcalSupport", "CoolcalZones"]),
+    ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel", "CoolcalScan", "CoolcalZones"]),
     ("CoolcalInvite", ["CoolcalCalendars", "CoolcalICal", "CoolcalMail", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalState", ["CSQLite", "CoolcalInvite", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalCalDAV", ["CoolcalCalendars", "CoolcalICal", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalSchedule", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel"]),
-    ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSupport",
-                        "CoolcalZones"]),
+    ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalScan",
+                        "CoolcalSupport", "CoolcalZones"]),
     ("CoolcalSpool", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalSchedule", "CoolcalState", "CoolcalSupport",
                       "CoolcalWriting"]),
     ("CoolcalRSVP", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),

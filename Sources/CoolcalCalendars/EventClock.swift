@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 import CoolcalZones
 
 /// Resolves one event's times to UTC: its DTSTART's zone (file VTIMEZONE, system,

@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 import CoolcalZones
 
 /// The occurrences of one UID in one file: a master (possibly recurring) and its

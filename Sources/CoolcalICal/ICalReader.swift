@@ -1,6 +1,7 @@
 internal import CLibical
 import Foundation
 import CoolcalModel
+import CoolcalScan
 import CoolcalSupport
 import CoolcalZones
 

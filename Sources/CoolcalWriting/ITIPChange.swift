@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 import CoolcalZones
 
 /// An iTIP invitation (`REQUEST`, `PUBLISH`) or cancellation (`CANCEL`) applied to a

@@ -1,6 +1,7 @@
 import CoolcalModel
 import CoolcalSupport
 import CoolcalZones
+import CoolcalScan
 import CoolcalDesktop
 import CoolcalMail
 import CoolcalICal

@@ -3,6 +3,7 @@ import Testing
 import CoolcalModel
 import CoolcalSupport
 import CoolcalZones
+import CoolcalScan
 import CoolcalDesktop
 import CoolcalMail
 import CoolcalICal

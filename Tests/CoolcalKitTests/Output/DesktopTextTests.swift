@@ -1,6 +1,7 @@
 @testable import CoolcalModel
 @testable import CoolcalSupport
 @testable import CoolcalZones
+@testable import CoolcalScan
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

@@ -3,6 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
 @testable import CoolcalZones
+@testable import CoolcalScan
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal
@@ -48,10 +49,10 @@ import Testing
     }
 
     @Test func shapeMarkersArePackedBeginAndEnd() {
-        #expect(ICalReader.InputShape.begin == ICalReader.InputShape.packed("BEGIN:"))
-        #expect(ICalReader.InputShape.end == ICalReader.InputShape.packed("END:"))
+        #expect(InputShape.begin == InputShape.packed("BEGIN:"))
+        #expect(InputShape.end == InputShape.packed("END:"))
         // Written out by hand: the ASCII bytes, first byte highest.
-        #expect(ICalReader.InputShape.begin == 0x42_45_47_49_4E_3A)
-        #expect(ICalReader.InputShape.end == 0x45_4E_44_3A)
+        #expect(InputShape.begin == 0x42_45_47_49_4E_3A)
+        #expect(InputShape.end == 0x45_4E_44_3A)
     }
 }

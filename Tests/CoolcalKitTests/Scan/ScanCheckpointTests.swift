@@ -3,6 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
 @testable import CoolcalZones
+@testable import CoolcalScan
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

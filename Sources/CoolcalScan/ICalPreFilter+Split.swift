@@ -188,7 +188,7 @@ private final class SplitPart: @unchecked Sendable {
     }
 }
 
-extension ICalReader.InputShape {
+extension InputShape {
     /// The shape after a head line, at a line start at depth 1, no error seen.
     package static var assumedAtCut: Self {
         var shape = Self()
@@ -219,16 +219,13 @@ extension ICalPreFilter {
     /// the revisions dropped, the shape's refusal (or whether there is text) — scanned
     /// in one part (`cut` nil) or two cut at `cut`: for the `FuzzPreFilter` harness.
     public static func outcome(_ data: Data, window: TimeWindow, cut: Int?) -> (kept: Data?, skipped: [ICalRevision], shape: String) {
-        var filter = ICalPreFilter(window: window, shape: ICalReader.InputShape())
+        var filter = ICalPreFilter(window: window, shape: InputShape())
         data.withUnsafeBytes { raw in
             if let cut { _ = filter.feedAll(raw, cut: min(max(cut, 0), raw.count)) } else { filter.feed(raw) }
         }
-        let shape: String
-        do {
-            shape = "text: \(try (filter.shape ?? ICalReader.InputShape()).check(file: "fuzz.ics"))"
-        } catch {
-            shape = "refused: \(error)"
-        }
+        // As `check(file: "fuzz.ics")` (CoolcalICal) returns or throws it.
+        let checked = filter.shape ?? InputShape()
+        let shape = checked.refusal.map { "refused: fuzz.ics: \($0)" } ?? "text: \(checked.sawText)"
         let kept = filter.finish()
         return (kept, filter.skippedRevisions.all, shape)
     }
