@@ -102,10 +102,12 @@ public struct ICalPreFilter {
     /// this scan finds them (one scan of the bytes for both).
     package var shape: InputShape?
 
+    /// A filter for one window, gathering no shape.
     public init(window: TimeWindow) {
         windows = [window]
     }
 
+    /// A filter for one window that gathers the text's `shape` as it scans.
     package init(window: TimeWindow, shape: InputShape) {
         self.init(window: window)
         self.shape = shape

@@ -11,8 +11,9 @@ public struct ICalRevision: Hashable, Sendable {
     public var recurrenceID: ICalTime?
     /// SEQUENCE (0 when absent).
     public var sequence: Int
-    /// DTSTAMP and LAST-MODIFIED, their wall-clock fields as UTC seconds.
+    /// DTSTAMP, its wall-clock fields as UTC seconds.
     public var stamp: Int64?
+    /// LAST-MODIFIED, likewise.
     public var lastModified: Int64?
 
     /// A revision from its parts.

@@ -7,7 +7,9 @@ import CoolcalModel
 /// of the bytes for both); the reader (`ICalReader`, `WrittenFile`) turns a `refusal`
 /// into its error.
 package struct InputShape {
+    /// A NUL byte anywhere.
     package var hasNUL = false
+    /// Any byte but a space, tab, CR or LF: false for a blank text.
     package var sawText = false
     /// The first line with text, up to 64 bytes: blank lines before it (spaces, tabs,
     /// CR, LF; after a BOM) are skipped, as libical and every other reader skip them.
@@ -23,6 +25,7 @@ package struct InputShape {
     /// step); iCalendar folds long values into 75-octet lines anyway.
     package static let maxLine = 1 << 20
 
+    /// The shape of no bytes yet.
     package init() {}
     package var line = 1
     package var lineLength = 0
