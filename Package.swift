@@ -17,16 +17,21 @@ let cHeaders: [SwiftSetting] = [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-
 let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalModel", []),
     ("CoolcalSupport", ["CoolcalModel"]),
+    // Time zones by name: the system's (IANA, Windows IDs through ICU, Outlook's display names) and a file's.
+    ("CoolcalZones", ["CoolcalModel"]),
+    // The pure-Swift byte scan a read starts with (`ICalPreFilter`); libical is above it.
+    ("CoolcalScan", ["CoolcalModel", "CoolcalSupport", "CoolcalZones"]),
     // The C boundaries: each the only importer of its C module.
     ("CoolcalDesktop", ["CGio", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalMail", ["CGMime", "CoolcalModel", "CoolcalSupport"]),
-    ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalICal", ["CLibical", "CoolcalModel", "CoolcalScan", "CoolcalSupport", "CoolcalZones"]),
     ("CoolcalState", ["CSQLite", "CoolcalModel", "CoolcalSupport"]),
-    ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel"]),
+    ("CoolcalCalendars", ["CoolcalICal", "CoolcalModel", "CoolcalScan", "CoolcalZones"]),
     ("CoolcalInvite", ["CoolcalCalendars", "CoolcalICal", "CoolcalMail", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalCalDAV", ["CoolcalCalendars", "CoolcalICal", "CoolcalModel", "CoolcalSupport"]),
     ("CoolcalSchedule", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel"]),
-    ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSupport"]),
+    ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalScan",
+                        "CoolcalSupport", "CoolcalZones"]),
     ("CoolcalSpool", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalSchedule", "CoolcalState", "CoolcalSupport",
                       "CoolcalWriting"]),
     ("CoolcalRSVP", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),
@@ -35,13 +40,13 @@ let layers: [(name: String, dependencies: [String])] = [
     // Every answer workflow, merge's run among them: trust, the iTIP state machine, recording and mailing.
     ("CoolcalAnswering", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalICal", "CoolcalInvite", "CoolcalMail",
                           "CoolcalModel", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool", "CoolcalState", "CoolcalSupport",
-                          "CoolcalWriting"]),
+                          "CoolcalWriting", "CoolcalZones"]),
     // Outcomes become words only here.
     ("CoolcalOutput", ["CoolcalAnswering", "CoolcalCalendars", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule", "CoolcalState",
                        "CoolcalSupport", "CoolcalWriting"]),
     ("CoolcalCLI", ["CoolcalAnswering", "CoolcalCalDAV", "CoolcalCalendars", "CoolcalCheck", "CoolcalDesktop", "CoolcalICal", "CoolcalInvite",
                     "CoolcalMail", "CoolcalModel", "CoolcalOutput", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool",
-                    "CoolcalState", "CoolcalSupport", "CoolcalWriting"]),
+                    "CoolcalState", "CoolcalSupport", "CoolcalWriting", "CoolcalZones"]),
 ]
 let layerNames = layers.map(\.name)
 
@@ -78,7 +83,7 @@ let package = Package(
             dependencies: layer.dependencies.map { .target(name: $0) },
             swiftSettings: cHeaders,
             // Windows zone names are mapped with the toolchain's own ICU (Foundation's).
-            linkerSettings: layer.name == "CoolcalICal" ? [.linkedLibrary("_FoundationICU")] : []
+            linkerSettings: layer.name == "CoolcalZones" ? [.linkedLibrary("_FoundationICU")] : []
         )
     } + [
         .executableTarget(

@@ -24,7 +24,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzPreFilter",
-            dependencies: [.product(name: "CoolcalModel", package: "coolcal"), .product(name: "CoolcalICal", package: "coolcal"), .product(name: "CoolcalCalendars", package: "coolcal")],
+            dependencies: [.product(name: "CoolcalModel", package: "coolcal"), .product(name: "CoolcalScan", package: "coolcal"),
+                           .product(name: "CoolcalICal", package: "coolcal"), .product(name: "CoolcalCalendars", package: "coolcal")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(

@@ -8,6 +8,7 @@ import CoolcalSchedule
 import CoolcalState
 import CoolcalSupport
 import CoolcalWriting
+import CoolcalZones
 
 /// `accept` and `accept --tentative` (and `review`'s `a`/`t`): the invitation written
 /// into the first calendar — `STATUS:CONFIRMED` or `STATUS:TENTATIVE` for a push

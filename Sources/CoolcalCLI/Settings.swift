@@ -7,6 +7,7 @@ import CoolcalOutput
 import CoolcalSchedule
 import CoolcalSupport
 import CoolcalWriting
+import CoolcalZones
 
 /// Flags merged with the config file and the environment (`SettingsTable` says which
 /// wins).

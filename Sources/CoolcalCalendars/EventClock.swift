@@ -1,5 +1,7 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
+import CoolcalZones
 
 /// Resolves one event's times to UTC: its DTSTART's zone (file VTIMEZONE, system,
 /// Windows name), floating times and dates in `--tz`, and the instance length rules

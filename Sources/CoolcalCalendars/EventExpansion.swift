@@ -1,5 +1,7 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
+import CoolcalZones
 
 /// The occurrences of one UID in one file: a master (possibly recurring) and its
 /// RECURRENCE-ID overrides. libical's own expansion ignores overrides; here an

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalZones
 
 /// Turns calendars into the occurrences that overlap a window: recurrence expanded,
 /// overrides applied (exact and `RANGE=THISANDFUTURE`), times resolved to UTC.

@@ -1,5 +1,6 @@
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 
 /// One instance of a recurring event before overrides: its wall-clock start in the
 /// event's zone and its span in UTC.

@@ -1,4 +1,5 @@
 import CoolcalICal
+import CoolcalScan
 
 /// Revisions of one event (RFC 5545 §3.8.4.7, §3.8.7.4): several VEVENTs of one
 /// calendar (a file, or every file of a vdir) with the same UID and the same

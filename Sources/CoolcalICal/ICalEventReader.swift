@@ -1,5 +1,6 @@
 internal import CLibical
 import CoolcalModel
+import CoolcalScan
 
 /// Turns one VEVENT into an `ICalEvent`.
 package enum ICalEventReader {

@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalModel
+import CoolcalScan
 
 /// Caps on what one content line and one component may hold, checked on the bytes
 /// before libical sees them: libical's parser is superlinear in a property's

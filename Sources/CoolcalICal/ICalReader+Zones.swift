@@ -1,6 +1,7 @@
 internal import CLibical
 import Foundation
 import CoolcalModel
+import CoolcalScan
 
 /// Which of a file's VTIMEZONEs coolcal lets libical evaluate: the checks on the parsed
 /// zone, and the scan of the text for offsets libical reads without a trace.
@@ -132,7 +133,7 @@ extension ICalReader {
                 } else if inZone {
                     if line.propertyIs("TZID") {
                         if tzidLine == nil { tzidLine = String(decoding: bytes, as: UTF8.self) }
-                    } else if line.propertyIs("TZOFFSETFROM") || line.propertyIs("TZOFFSETTO"), utcOffset(line.value) == nil {
+                    } else if line.propertyIs("TZOFFSETFROM") || line.propertyIs("TZOFFSETTO"), UTCOffset.seconds(line.value) == nil {
                         bad = true
                     }
                 }
@@ -176,19 +177,7 @@ extension ICalReader {
 
     /// RFC 5545 §3.3.14: `+` or `-`, two digits of hours, two of minutes, maybe two of seconds.
     private static func isUTCOffset(_ value: String) -> Bool {
-        utcOffset(value.utf8) != nil
-    }
-
-    /// A UTC offset value (`±HHMM` or `±HHMMSS`, minutes and seconds below 60) in
-    /// seconds; nil for anything else.
-    package static func utcOffset(_ value: some Collection<UInt8>) -> Int? {
-        let chars = Array(value)
-        guard chars.count == 5 || chars.count == 7, chars[0] == 0x2B || chars[0] == 0x2D,
-              chars.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        let number = { (at: Int) in Int(chars[at] - 0x30) * 10 + Int(chars[at + 1] - 0x30) }
-        guard number(3) < 60 && (chars.count == 5 || number(5) < 60) else { return nil }
-        let seconds = number(1) * 3600 + number(3) * 60 + (chars.count == 7 ? number(5) : 0)
-        return chars[0] == 0x2D ? -seconds : seconds
+        UTCOffset.seconds(value.utf8) != nil
     }
 
     /// The colon between a content line's name (and parameters) and its value: the first

@@ -1,7 +1,9 @@
 internal import CLibical
 import Foundation
 import CoolcalModel
+import CoolcalScan
 import CoolcalSupport
+import CoolcalZones
 
 /// Reads iCalendar text through libical into plain Swift values.
 public enum ICalReader {

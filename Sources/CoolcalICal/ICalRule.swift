@@ -1,5 +1,6 @@
 internal import CLibical
 import CoolcalModel
+import CoolcalScan
 
 /// One RRULE. libical iterates it; UNTIL is kept apart because libical compares
 /// UNTIL against floating wall-clock fields, which is wrong for zoned DTSTARTs.

@@ -1,30 +1,6 @@
 import CoolcalModel
-
-/// A DATE or DATE-TIME value as written in a calendar, before any zone is applied.
-public struct ICalTime: Hashable, Sendable {
-    /// How the wall-clock fields are to be read.
-    public enum Reference: Hashable, Sendable {
-        case utc
-        case floating
-        case zoned(String)
-    }
-
-    public var fields: CivilDateTime
-    public var isDate: Bool
-    public var reference: Reference
-
-    public init(fields: CivilDateTime, isDate: Bool, reference: Reference) {
-        self.fields = fields
-        self.isDate = isDate
-        self.reference = isDate ? .floating : reference
-    }
-
-    /// The TZID this value names, if any.
-    public var tzid: String? {
-        if case .zoned(let id) = reference { return id }
-        return nil
-    }
-}
+import CoolcalScan
+import CoolcalZones
 
 /// An iCalendar DURATION: weeks and days are nominal (wall clock), the rest exact.
 public struct ICalDuration: Hashable, Sendable {
@@ -117,35 +93,11 @@ public struct ICalCalendar {
     }
 }
 
-/// What orders the revisions of one event (one UID, one RECURRENCE-ID or none):
-/// RFC 5545 §3.8.7.4 SEQUENCE, then DTSTAMP, then LAST-MODIFIED (each wall-clock
-/// fields read as UTC seconds; absent is lowest, SEQUENCE absent is 0).
-public struct ICalRevision: Hashable, Sendable {
-    public var uid: String
-    public var recurrenceID: ICalTime?
-    public var sequence: Int
-    public var stamp: Int64?
-    public var lastModified: Int64?
-
-    public init(uid: String, recurrenceID: ICalTime?, sequence: Int, stamp: Int64?, lastModified: Int64?) {
-        self.uid = uid
-        self.recurrenceID = recurrenceID
-        self.sequence = sequence
-        self.stamp = stamp
-        self.lastModified = lastModified
-    }
-
+extension ICalRevision {
     /// The revision of an event read in full; nil without a UID.
     public init?(_ event: ICalEvent) {
         guard let uid = event.uid else { return nil }
         self.init(uid: uid, recurrenceID: event.recurrenceID, sequence: event.sequence ?? 0,
                   stamp: event.stamp?.fields.secondsAsUTC, lastModified: event.lastModified?.fields.secondsAsUTC)
-    }
-
-    /// True when `self` is a later revision than `other`.
-    public func isNewer(than other: ICalRevision) -> Bool {
-        if sequence != other.sequence { return sequence > other.sequence }
-        if stamp != other.stamp { return (stamp ?? .min) > (other.stamp ?? .min) }
-        return (lastModified ?? .min) > (other.lastModified ?? .min)
     }
 }

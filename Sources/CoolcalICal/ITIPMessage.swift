@@ -1,5 +1,6 @@
 internal import CLibical
 import Foundation
+import CoolcalZones
 
 /// An iTIP message (RFC 5546) kept as libical's tree, so that what coolcal writes from
 /// it — the stored copy of an accepted invitation, a REPLY, a cancelled override — is

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 import CoolcalSupport
 
 /// One read-modify-write of a calendar file, under its lock: the file read once, its

@@ -1,6 +1,8 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
+import CoolcalZones
 
 /// An iTIP invitation (`REQUEST`, `PUBLISH`) or cancellation (`CANCEL`) applied to a
 /// calendar by RFC 5546's ordering (§2.1.5): a version replaces the stored one only

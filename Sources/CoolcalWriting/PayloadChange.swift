@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 
 /// A push payload's event: added once, replaced when the payload's title or times
 /// changed (SEQUENCE goes up), left alone when it is already there as it should be.

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalICal
 import CoolcalModel
+import CoolcalScan
 
 /// A push invitation's event as an answer makes it: accepted (`STATUS:CONFIRMED`) or
 /// tentative (`STATUS:TENTATIVE`) writes coolcal's event, as `NewEvent` does, and

@@ -1,6 +1,8 @@
 import Foundation
 import CoolcalICal
+import CoolcalScan
 import CoolcalSupport
+import CoolcalZones
 
 /// The read-back of a calendar file coolcal has just written (its temp file, before
 /// the rename): read in pieces into a reused buffer, each piece compared with the
@@ -20,7 +22,7 @@ package enum WrittenFile {
         // what it added is parsed (with the file's header and zones); those bytes are
         // still compared with the edit, one by one, below.
         let resume = edit.checkpoint.flatMap { c in edited.cuts.allSatisfy { $0.range.lowerBound >= c.offset } ? c : nil }
-        var filter = resume?.filter ?? ICalPreFilter(windows: edit.windows, shape: ICalReader.InputShape())
+        var filter = resume?.filter ?? ICalPreFilter(windows: edit.windows, shape: InputShape())
         filter.keepsRevisions = false
         let from = resume?.offset ?? 0
         if let resume { edit.diagnostics?.note("\(file): read back in full, scanned and parsed from byte \(resume.offset) (the bytes before it are the ones read)") }
@@ -42,7 +44,7 @@ package enum WrittenFile {
         }
         guard at == edited.count else { throw mismatch(file) }
         do {
-            guard try (filter.shape ?? ICalReader.InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
+            guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
             guard let kept = filter.finish() else {
                 edit.diagnostics?.note("\(file): full parse of the edited calendar (the pre-filter cannot bound what reaches the window)")
                 return try ICalReader.read(edited.data, file: file, windows: edit.windows, revisions: false)

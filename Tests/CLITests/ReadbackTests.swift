@@ -1,6 +1,7 @@
 import CoolcalICal
 import Foundation
 import Testing
+@testable import CoolcalScan
 
 /// What `accept` writes reads back the same in libical and in Python's icalendar
 /// (installed by `make test` into .build/pyenv).

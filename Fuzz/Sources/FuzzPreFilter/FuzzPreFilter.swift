@@ -1,4 +1,5 @@
 import CoolcalModel
+import CoolcalScan
 import CoolcalICal
 import CoolcalCalendars
 import Foundation

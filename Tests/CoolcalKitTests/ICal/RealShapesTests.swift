@@ -3,6 +3,8 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
+@testable import CoolcalScan
+@testable import CoolcalZones
 
 /// Issue 14's classes 2–7a, each on a file shaped like the real ones (the comment names
 /// the client that writes it), read on both paths — through the pre-filter and in full —

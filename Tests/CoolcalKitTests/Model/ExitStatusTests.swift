@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
+@testable import CoolcalZones
+@testable import CoolcalScan
 @testable import CoolcalDesktop
 @testable import CoolcalMail
 @testable import CoolcalICal

@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalModel
+import CoolcalZones
 
 /// Times in a named zone bounded by that zone's own offsets, not by a day either way.
 ///
@@ -52,7 +53,7 @@ extension ICalPreFilter {
                 tzid = String(decoding: value, as: UTF8.self)
                 tzidLines += 1
             } else if (nameEnd == 12 && ICalPreFilter.has(p, 0, 12, "TZOFFSETFROM")) || (nameEnd == 10 && ICalPreFilter.has(p, 0, 10, "TZOFFSETTO")) {
-                guard let offset = ICalReader.utcOffset(value) else { readable = false; return }
+                guard let offset = UTCOffset.seconds(value) else { readable = false; return }
                 (low, high) = (min(low, offset), max(high, offset))
             } else if !(nameEnd == 6 && ICalPreFilter.has(p, 0, 6, "TZNAME")) && !(nameEnd == 5 && ICalPreFilter.has(p, 0, 5, "TZURL")) {
                 readable = false

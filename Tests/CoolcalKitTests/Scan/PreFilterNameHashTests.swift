@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoolcalICal
+@testable import CoolcalScan
 
 /// The names the pre-filter and the shape check compare with are literals (a computed
 /// `static let` costs a `swift_once` check on every line): each must be what the hash
@@ -31,10 +32,10 @@ import Testing
     }
 
     @Test func shapeMarkersArePackedBeginAndEnd() {
-        #expect(ICalReader.InputShape.begin == ICalReader.InputShape.packed("BEGIN:"))
-        #expect(ICalReader.InputShape.end == ICalReader.InputShape.packed("END:"))
+        #expect(InputShape.begin == InputShape.packed("BEGIN:"))
+        #expect(InputShape.end == InputShape.packed("END:"))
         // Written out by hand: the ASCII bytes, first byte highest.
-        #expect(ICalReader.InputShape.begin == 0x42_45_47_49_4E_3A)
-        #expect(ICalReader.InputShape.end == 0x45_4E_44_3A)
+        #expect(InputShape.begin == 0x42_45_47_49_4E_3A)
+        #expect(InputShape.end == 0x45_4E_44_3A)
     }
 }

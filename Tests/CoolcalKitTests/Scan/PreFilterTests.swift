@@ -4,6 +4,7 @@ import Testing
 @testable import CoolcalICal
 @testable import CoolcalCalendars
 @testable import CoolcalWriting
+@testable import CoolcalScan
 
 /// The pre-filter must never change an answer: both paths run on seeded, generated
 /// calendars full of awkward shapes, over many windows, and must agree exactly.

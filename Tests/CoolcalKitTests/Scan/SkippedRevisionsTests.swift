@@ -3,6 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
+@testable import CoolcalScan
 
 /// The dropped events' revisions, kept compactly (`ICalSkippedRevisions`): what the
 /// pre-filter keeps of them, and that they decide in `Revisions.current` exactly as the

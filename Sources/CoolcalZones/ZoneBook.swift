@@ -12,6 +12,7 @@ public final class ZoneBook {
     public var floatingZoneID: String?
     private var cache: [String: ZoneRules?] = [:]
 
+    /// A book for one calendar whose usable VTIMEZONEs are `fileZones` (by TZID).
     public init(fileZones: [String: ZoneRules] = [:]) {
         self.fileZones = fileZones
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
+@testable import CoolcalZones
 
 @Suite struct ZoneTests {
     let newYork = ZoneBook.systemZone(named: "America/New_York")

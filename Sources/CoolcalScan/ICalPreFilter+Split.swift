@@ -188,47 +188,18 @@ private final class SplitPart: @unchecked Sendable {
     }
 }
 
-extension ICalReader.InputShape {
-    /// The shape after a head line, at a line start at depth 1, no error seen.
-    package static var assumedAtCut: Self {
-        var shape = Self()
-        (shape.sawText, shape.headDone, shape.inBlankLines, shape.depth) = (true, true, false, 1)
-        return shape
-    }
-
-    /// Whether this shape is in the state `assumedAtCut` (what the scan reads; its head
-    /// itself and whether a NUL was seen are not read while scanning).
-    package var isAtAssumedCut: Bool {
-        sawText && headDone && !inBlankLines && depth == 1 && lineLength == 0 && longLine == nil
-            && deepLine == nil && head6 == 0 && headCount == 0
-    }
-
-    /// Takes on what `later` (started `assumedAtCut`) saw from the cut on, its line
-    /// numbers shifted by the lines before it.
-    package mutating func append(_ later: Self) {
-        let shift = line - 1
-        hasNUL = hasNUL || later.hasNUL
-        (line, lineLength, depth, head6, headCount) = (later.line + shift, later.lineLength, later.depth, later.head6, later.headCount)
-        longLine = later.longLine.map { $0 + shift }
-        deepLine = later.deepLine.map { $0 + shift }
-    }
-}
-
 extension ICalPreFilter {
     /// What the scan of `data` for `window` ends with — the kept text (nil: parse whole),
     /// the revisions dropped, the shape's refusal (or whether there is text) — scanned
     /// in one part (`cut` nil) or two cut at `cut`: for the `FuzzPreFilter` harness.
     public static func outcome(_ data: Data, window: TimeWindow, cut: Int?) -> (kept: Data?, skipped: [ICalRevision], shape: String) {
-        var filter = ICalPreFilter(window: window, shape: ICalReader.InputShape())
+        var filter = ICalPreFilter(window: window, shape: InputShape())
         data.withUnsafeBytes { raw in
             if let cut { _ = filter.feedAll(raw, cut: min(max(cut, 0), raw.count)) } else { filter.feed(raw) }
         }
-        let shape: String
-        do {
-            shape = "text: \(try (filter.shape ?? ICalReader.InputShape()).check(file: "fuzz.ics"))"
-        } catch {
-            shape = "refused: \(error)"
-        }
+        // As `check(file: "fuzz.ics")` (CoolcalICal) returns or throws it.
+        let checked = filter.shape ?? InputShape()
+        let shape = checked.refusal.map { "refused: fuzz.ics: \($0)" } ?? "text: \(checked.sawText)"
         let kept = filter.finish()
         return (kept, filter.skippedRevisions.all, shape)
     }

@@ -7,6 +7,7 @@ import Testing
 @testable import CoolcalCalendars
 @testable import CoolcalRSVP
 @testable import CoolcalCLI
+@testable import CoolcalScan
 
 /// A calendar scanned in two parts on two threads (`ICalPreFilter+Split`) must give what
 /// the sequential scan gives — kept bytes, skipped revisions, the shape's error and its
@@ -22,7 +23,7 @@ import Testing
         init(_ scanned: ICalPreFilter) {
             var filter = scanned
             do {
-                check = "text: \(try (filter.shape ?? ICalReader.InputShape()).check(file: "s.ics"))"
+                check = "text: \(try (filter.shape ?? InputShape()).check(file: "s.ics"))"
             } catch {
                 check = "threw: \(error)"
             }
@@ -89,7 +90,7 @@ import Testing
     }
 
     static func sequential(_ data: Data, windows: [TimeWindow] = windows) -> Outcome {
-        var filter = ICalPreFilter(windows: windows, shape: ICalReader.InputShape())
+        var filter = ICalPreFilter(windows: windows, shape: InputShape())
         data.withUnsafeBytes { filter.feed($0) }
         return Outcome(filter)
     }
@@ -101,7 +102,7 @@ import Testing
         let expected = Self.sequential(data)
         var splits = 0
         for cut in Self.lineStarts(data) {
-            var filter = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+            var filter = ICalPreFilter(windows: Self.windows, shape: InputShape())
             let scan = data.withUnsafeBytes { filter.feedAll($0, cut: cut) }
             if case .split = scan { splits += 1 }
             let got = Outcome(filter)
@@ -119,7 +120,7 @@ import Testing
         for windows in [several, [TimeWindow(start: 0, end: 4_000_000_000)]] {
             let expected = Self.sequential(data, windows: windows)
             for cut in Self.lineStarts(data) {
-                var filter = ICalPreFilter(windows: windows, shape: ICalReader.InputShape())
+                var filter = ICalPreFilter(windows: windows, shape: InputShape())
                 _ = data.withUnsafeBytes { filter.feedAll($0, cut: cut) }
                 #expect(Outcome(filter) == expected, "cut at \(cut)")
             }
@@ -144,7 +145,7 @@ import Testing
         defer { buffer.deallocate() }
         for cut in Self.lineStarts(data) {
             let input = try InputFile.open(path, accepting: .regularFiles)
-            var filter = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+            var filter = ICalPreFilter(windows: Self.windows, shape: InputShape())
             let scan = try filter.feedAll(input, cut: cut, buffer: buffer)
             #expect(Outcome(filter) == expected, "\(name): cut at \(cut) (\(scan))")
         }
@@ -166,12 +167,12 @@ import Testing
         defer { unlink(path) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
         defer { buffer.deallocate() }
-        var filter = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+        var filter = ICalPreFilter(windows: Self.windows, shape: InputShape())
         #expect(try filter.feedAll(InputFile.open(path, accepting: .regularFiles), buffer: buffer, splitFrom: 0)
             == .split(at: 17 + 2 * one.utf8.count))
-        var small = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+        var small = ICalPreFilter(windows: Self.windows, shape: InputShape())
         #expect(try small.feedAll(InputFile.open(path, accepting: .regularFiles), buffer: buffer, splitFrom: 1 << 20) == .sequential)
-        var inMemory = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+        var inMemory = ICalPreFilter(windows: Self.windows, shape: InputShape())
         #expect(Data(calendar.utf8).withUnsafeBytes { inMemory.feedAll($0, splitFrom: 0) } == .split(at: 17 + 2 * one.utf8.count))
     }
 
@@ -183,7 +184,7 @@ import Testing
         let inEvent = Self.head.utf8.count + Self.zone.utf8.count + "BEGIN:VEVENT\r\n".utf8.count
         let atEvent = Self.head.utf8.count + Self.zone.utf8.count
         for (cut, expected) in [(inZone, ICalPreFilter.Scan.fellBack(at: inZone)), (inEvent, .fellBack(at: inEvent)), (atEvent, .split(at: atEvent))] {
-            var filter = ICalPreFilter(windows: Self.windows, shape: ICalReader.InputShape())
+            var filter = ICalPreFilter(windows: Self.windows, shape: InputShape())
             #expect(data.withUnsafeBytes { filter.feedAll($0, cut: cut) } == expected)
         }
     }

@@ -167,6 +167,7 @@ extension ICalPreFilter {
         return true
     }
 
+    /// The `length` bytes at `base + at` start with `prefix` (upper-case ASCII), in any case.
     package static func has(_ base: UnsafePointer<UInt8>, _ at: Int, _ length: Int, _ prefix: StaticString) -> Bool {
         let p = prefix.utf8Start
         guard length >= prefix.utf8CodeUnitCount else { return false }

@@ -20,6 +20,12 @@ package struct ScanCheckpoint {
     /// (a read-back wants neither).
     package let filter: ICalPreFilter
 
+    /// The checkpoint at `offset` (a line start), `filter` having been fed every byte before it.
+    package init(offset: Int, filter: ICalPreFilter) {
+        self.offset = offset
+        self.filter = filter
+    }
+
     /// Where the last `END:VCALENDAR` line of `bytes` starts (`CalendarText.insertionPoint`'s
     /// rule); nil when there is none, and then nothing is kept.
     package static func offset(in bytes: UnsafeRawBufferPointer) -> Int? {

@@ -11,6 +11,7 @@ package enum ZoneOffsetRange {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var known: [String: ClosedRange<Int>?] = [:]
 
+    /// Every offset the system zone named `tzid` has had or will have; nil: no such zone.
     package static func of(_ tzid: String) -> ClosedRange<Int>? {
         lock.lock()
         defer { lock.unlock() }

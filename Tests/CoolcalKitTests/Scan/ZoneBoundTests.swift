@@ -3,6 +3,8 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
+@testable import CoolcalScan
+@testable import CoolcalZones
 
 /// Times in a named system zone are bounded by that zone's offsets (`ICalPreFilter+Zones`),
 /// not by a day either way: a daily series far from the window's hours is dropped. Each

@@ -17,18 +17,23 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
     private var earlier: [Part] = []
     private var current = Part()
 
+    /// No revisions.
     public init() {}
 
+    /// These revisions, in order.
     public init(arrayLiteral elements: ICalRevision...) {
         for r in elements { append(r) }
     }
 
+    /// Whether no revision is held.
     public var isEmpty: Bool { current.isEmpty && earlier.allSatisfy(\.isEmpty) }
+    /// How many revisions are held.
     public var count: Int { earlier.reduce(current.count) { $0 + $1.count } }
 
     /// Every revision, in the order added (each one built: for tests and small files).
     public var all: [ICalRevision] { (earlier + [current]).flatMap(\.all) }
 
+    /// Adds one revision (indexed at once: for tests and small files).
     public mutating func append(_ r: ICalRevision) {
         current.append(r)
     }
@@ -43,10 +48,12 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         current.unstage()
     }
 
+    /// `append(contentsOf:)`.
     public static func += (lhs: inout ICalSkippedRevisions, rhs: ICalSkippedRevisions) {
         lhs.append(contentsOf: rhs)
     }
 
+    /// Both, `lhs`'s revisions first.
     public static func + (lhs: ICalSkippedRevisions, rhs: ICalSkippedRevisions) -> ICalSkippedRevisions {
         var joined = lhs
         joined.append(contentsOf: rhs)
@@ -64,6 +71,7 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         fileprivate var strings: Set<String>
         fileprivate var hashes: Set<UInt64> = []
 
+        /// The UIDs to look up.
         public init(_ uids: Set<String>) {
             strings = uids
             for uid in uids {

@@ -100,19 +100,21 @@ public struct ICalPreFilter {
 
     /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
     /// this scan finds them (one scan of the bytes for both).
-    package var shape: ICalReader.InputShape?
+    package var shape: InputShape?
 
+    /// A filter for one window, gathering no shape.
     public init(window: TimeWindow) {
         windows = [window]
     }
 
-    package init(window: TimeWindow, shape: ICalReader.InputShape) {
+    /// A filter for one window that gathers the text's `shape` as it scans.
+    package init(window: TimeWindow, shape: InputShape) {
         self.init(window: window)
         self.shape = shape
     }
 
     /// Keeps what may reach any of `windows` (at least one).
-    package init(windows: [TimeWindow], shape: ICalReader.InputShape) {
+    package init(windows: [TimeWindow], shape: InputShape) {
         self.init(window: windows.first ?? TimeWindow(start: 0, end: 1), shape: shape)
         if windows.count > 1 { self.windows = windows }
     }

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
+@testable import CoolcalScan
 
 /// `ICalReader.read(contentsOf:)` scans a file once: the pre-filter's line loop also
 /// gathers its `InputShape`. That must be what `InputShape.see` gathers from the same
 /// bytes, wherever the pieces are cut.
 @Suite struct ScanShapeTests {
-    static func outcome(_ shape: ICalReader.InputShape) -> String {
+    static func outcome(_ shape: InputShape) -> String {
         let checked: String
         do { checked = try shape.check(file: "f.ics") ? "text" : "blank" } catch { checked = "\(error)" }
         return "\(checked) line \(shape.line) head \(shape.head) headLine \(shape.headLine) long \(shape.longLine ?? -1) "
@@ -28,12 +29,12 @@ import Testing
     @Test(arguments: Array(0..<8))
     func oneScanGivesTheSameShape(_ index: Int) {
         let bytes = Array(Self.texts[index].utf8)
-        var whole = ICalReader.InputShape()
+        var whole = InputShape()
         bytes.withUnsafeBytes { whole.see($0) }
         var rng = PreFilterTests.Seeded(state: UInt64(index) + 1)
         for cut in [1, 2, 3, 7, 64, 4096, 1 << 22] {
-            var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1), shape: ICalReader.InputShape())
-            var pieces = ICalReader.InputShape()
+            var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1), shape: InputShape())
+            var pieces = InputShape()
             var at = 0
             while at < bytes.count {
                 let n = min(bytes.count - at, cut == 1 ? 1 : Int.random(in: 1...cut, using: &rng))
@@ -43,7 +44,7 @@ import Testing
                 }
                 at += n
             }
-            #expect(Self.outcome(filter.shape ?? ICalReader.InputShape()) == Self.outcome(whole), "pieces up to \(cut)")
+            #expect(Self.outcome(filter.shape ?? InputShape()) == Self.outcome(whole), "pieces up to \(cut)")
             #expect(Self.outcome(pieces) == Self.outcome(whole), "InputShape.see alone, pieces up to \(cut)")
         }
     }
@@ -51,9 +52,9 @@ import Testing
     /// The messages are the documented ones (hand-written here).
     @Test func shapesSayWhatIsWrong() {
         func check(_ i: Int) -> String {
-            var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1), shape: ICalReader.InputShape())
+            var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1), shape: InputShape())
             Array(Self.texts[i].utf8).withUnsafeBytes { filter.feed($0) }
-            return Self.outcome(filter.shape ?? ICalReader.InputShape())
+            return Self.outcome(filter.shape ?? InputShape())
         }
         #expect(check(3).contains("line 2 is longer than 1 MiB"))
         #expect(check(4).contains("line 101: components are nested more than 100 deep"))
