@@ -34,6 +34,11 @@ package enum ITIPInvite {
         guard !uid.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw InviteError(file: file, message: "the UID contains control characters")
         }
+        // libical reads SEQUENCE:99999999999 as 1215752191: a version number out of RFC
+        // 5545's range is bad data, never a version that could outrank the organizer's.
+        if let sequence = ITIPInvite.badSequence(data) {
+            throw InviteError(file: file, message: "SEQUENCE:\(PrintableText.clean(sequence, keepNewlines: false)) is not a whole number from 0 to 2147483647")
+        }
         // A cancellation of one instance may name it by RECURRENCE-ID alone.
         let cancelled = calendar.method == "CANCEL" && event.start == nil ? event.recurrenceID : nil
         guard let dtstart = cancelled ?? event.start, dtstart.fields.isValid else {
@@ -131,5 +136,22 @@ package enum ITIPInvite {
             .sorted { $0.startInstant < $1.startInstant }
             .prefix(maxInstances)
             .map { InviteInstance(start: $0.start, end: $0.end) }
+    }
+
+    /// The first SEQUENCE value of the text that is not a whole number from 0 to
+    /// 2147483647, as written; nil when every one is.
+    static func badSequence(_ data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+            .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
+            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].split(separator: ";", maxSplits: 1).first.map { $0.uppercased() }
+            guard name == "SEQUENCE" else { continue }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.count <= 10,
+                  let number = Int(value), number <= 2_147_483_647 else { return value }
+        }
+        return nil
     }
 }

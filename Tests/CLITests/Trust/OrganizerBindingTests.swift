@@ -128,4 +128,16 @@ import Testing
         #expect(delegate.status == 0, "\(delegate.stdout) \(delegate.stderr)")
         #expect(try b.text().contains("STATUS:CANCELLED"))
     }
+
+    /// A SEQUENCE libical would misread (99999999999 → 1215752191) is bad data, not a version.
+    @Test(arguments: ["99999999999", "-1", "2147483648", "1.5"])
+    func aSequenceOutOfRangeIsBadData(_ sequence: String) throws {
+        let b = try accepted()
+        let before = try b.bytes()
+        let text = Self.message(sequence: 1).replacingOccurrences(of: "SEQUENCE:1\r\n", with: "SEQUENCE:\(sequence)\r\n")
+        let run = try b.accept(try b.file("bad.ics", text))
+        #expect(run.status == 65, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("SEQUENCE:\(sequence) is not a whole number from 0 to 2147483647"), "\(run.stderr)")
+        #expect(try b.bytes() == before)
+    }
 }
