@@ -121,6 +121,11 @@ struct MergePass {
             for instance in invite.checked where item.outcome == .accepted {
                 acceptedThisRun.append(occurrence(of: invite, instance))
             }
+        } else if let batch, let held = batch.held(file.change(me: settings.me, domain: settings.domain, now: settings.now)) {
+            // Not the organizer's word: neither declined (no mail to whoever sent it) nor busy.
+            item.outcome = .held
+            item.write = held
+            item.target = target
         } else {
             item.outcome = run.policy == .declineBusy ? .declined : .busy
         }

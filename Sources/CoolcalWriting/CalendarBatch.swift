@@ -46,6 +46,14 @@ package final class CalendarBatch {
         calendar.map { LoadedCalendar(name: location.name, color: $0.color, files: [$0]) }
     }
 
+    /// The held outcome when `change` may not touch the event the calendar holds
+    /// (organizer binding), asked before an answer that writes nothing is given; nil
+    /// when it may, or for a vdir or CalDAV target (there it is checked when written).
+    package func held(_ change: CalendarChange) -> WriteOutcome? {
+        guard let itip = change as? ITIPChange, let edit else { return nil }
+        return edit.held(itip)
+    }
+
     /// Applies `change`: in memory for a file (written by `commit`), else written now.
     package func apply(_ change: CalendarChange) throws -> WriteOutcome {
         guard let edit else { return try writer.write(change: change, to: location, window: windows[0]) }

@@ -93,6 +93,13 @@ package final class CalendarFileEdit {
     private var deferred: [(uid: String, marker: String, block: String)] = []
     private var insertionPoint: Int??
 
+    /// Organizer binding for `change` against the text as the changes so far left it,
+    /// without applying it (`merge` asks before it declines or reports busy).
+    package func held(_ change: ITIPChange) -> WriteOutcome? {
+        let current = text
+        return change.binding(current.blocks(uid: change.uid), current)
+    }
+
     /// Forgets what the pre-filter kept of the events it dropped (their revisions,
     /// one per event of a large file): needed to decide, not to write.
     package func releaseRevisions() {

@@ -16,9 +16,9 @@ import Testing
             guard rename(maildir + "/tmp/" + name, maildir + "/new/" + name) == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
 
-        func merge() throws -> Run {
+        func merge(_ extra: [String] = []) throws -> Run {
             try Binary.run(["merge", "--json", "--mark", "--reply", "--me", OrganizerBindingTests.me, "--state", root + "/state",
-                            "--spool", maildir, calendar],
+                            "--spool", maildir] + extra + [calendar],
                            env: ["COOLCAL_SENDMAIL": root + "/sendmail"])
         }
 
@@ -78,5 +78,28 @@ import Testing
         #expect(try b.outcomes(genuine).map { $0["outcome"] as? String } == ["cancelled"], "\(genuine.stdout) \(genuine.stderr)")
         #expect(String(decoding: try b.bytes(), as: UTF8.self).contains("STATUS:CANCELLED"))
         #expect(!b.mailed().contains("mallory"))
+    }
+
+    /// `decline-busy` declines a busy invitation by mail — never one that is not the
+    /// organizer's word: a forged update into a busy slot is held, and nobody is mailed.
+    @Test func declineBusyMailsNoForger() throws {
+        let b = try box()
+        typealias T = OrganizerBindingTests
+        try b.deliver("1.invite", T.mail(T.message(), from: "Alice <alice@example.org>"))
+        #expect(try b.outcomes(try b.merge()).map { $0["outcome"] as? String } == ["accepted"])
+        // Something busy on the 4th, then Mallory "moves" Alice's meeting onto it.
+        try b.deliver("2.busy", T.mail(T.message(start: "20310304T100000Z", summary: "Dentist", uid: "busy-1@example.org"),
+                                       from: "Alice <alice@example.org>"))
+        #expect(try b.outcomes(try b.merge()).map { $0["outcome"] as? String } == ["accepted"])
+        let mailedBefore = b.mailed()
+        let before = try b.bytes()
+        try b.deliver("3.forged", T.mail(T.message(organizer: "mallory@evil.example", sequence: 7, start: "20310304T100000Z"),
+                                         from: "Mallory <mallory@evil.example>"))
+        let run = try b.merge(["--policy", "decline-busy"])
+        let outcomes = try b.outcomes(run)
+        #expect(outcomes.map { $0["outcome"] as? String } == ["held"], "\(run.stdout) \(run.stderr)")
+        #expect(outcomes.first?["held"] as? String == "organizer changed")
+        #expect(b.mailed() == mailedBefore, "decline-busy mailed about a forgery")
+        #expect(try b.bytes() == before)
     }
 }
