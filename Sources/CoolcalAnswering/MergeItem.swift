@@ -17,7 +17,8 @@ package struct MergeItem {
     /// The conflicts in its window (an invitation answered by policy; nil for a cancellation).
     package var conflicts: Int?
     /// What the calendar write did, and where (nil when nothing was written: busy,
-    /// declined, free, or `--policy report`'s cancellation).
+    /// declined, free, or `--policy report`'s cancellation); `.held` with the reason
+    /// when the invitation is held for the person instead.
     package var write: WriteOutcome?
     package var target: CalendarLocation?
     /// `--policy report`: found free or busy, not answered.

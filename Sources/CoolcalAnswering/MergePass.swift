@@ -102,6 +102,11 @@ struct MergePass {
         if run.policy == .report {
             item.outcome = report.free ? .free : .busy
             item.reportOnly = true
+        } else if let message = file.message, !settings.me.isEmpty, message.attendee(me: settings.me) == nil {
+            // An invitation that does not name me is not mine to answer: held for the person.
+            item.outcome = .held
+            item.write = .held(.notAddressedToYou, "\(settings.me.joined(separator: ", ")) not among its attendees")
+            item.target = target
         } else if accept, let batch {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
             do {

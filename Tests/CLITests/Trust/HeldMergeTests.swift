@@ -102,4 +102,26 @@ import Testing
         #expect(b.mailed() == mailedBefore, "decline-busy mailed about a forgery")
         #expect(try b.bytes() == before)
     }
+
+    /// An invitation that does not name me among its attendees is held, not accepted or
+    /// answered; `accept` by hand still takes it (a person has decided).
+    @Test func anInvitationNotNamingMeIsHeldAndAcceptTakesIt() throws {
+        let b = try box()
+        typealias T = OrganizerBindingTests
+        let text = T.message(uid: "party@example.org").replacingOccurrences(of: "mailto:\(T.me)", with: "mailto:someone@example.org")
+        try b.deliver("1.party", T.mail(text, from: "Alice <alice@example.org>"))
+        let before = try b.bytes()
+        let run = try b.merge()
+        let outcomes = try b.outcomes(run)
+        #expect(outcomes.map { $0["outcome"] as? String } == ["held"], "\(run.stdout) \(run.stderr)")
+        #expect(outcomes.first?["held"] as? String == "not addressed to you")
+        #expect(try b.bytes() == before)
+        #expect(b.mailed().isEmpty)
+        #expect(try b.new() == ["1.party"])
+        let file = b.root + "/party.ics"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let accept = try Binary.run(["accept", "--me", T.me, "--state", b.root + "/state", file, b.calendar])
+        #expect(accept.status == 0, "\(accept.stderr)")
+        #expect(String(decoding: try b.bytes(), as: UTF8.self).contains("UID:party@example.org"))
+    }
 }
