@@ -24,10 +24,13 @@ package struct AnswerSettings {
     package var writer: CalendarWriter
     /// The command that runs, for the usage line of a usage error.
     package var command: String?
+    /// Config `allow-publish = yes`: `merge` adds published events (RFC 9671's
+    /// `:allowpublic`); by default they are held for the person.
+    package var allowPublish: Bool
 
     package init(me: [String], domain: String, now: Date, zone: TimeZone, configBuffer: Buffer?, serverTimeout: TimeInterval,
                  environment: [String: String], diagnostics: Diagnostics, reader: CalendarReader, writer: CalendarWriter,
-                 command: String?) {
+                 command: String?, allowPublish: Bool = false) {
         self.me = me
         self.domain = domain
         self.now = now
@@ -39,6 +42,7 @@ package struct AnswerSettings {
         self.reader = reader
         self.writer = writer
         self.command = command
+        self.allowPublish = allowPublish
     }
 
     /// The buffer around an invitation: the command's, else the config's, else 2 h.

@@ -107,6 +107,11 @@ struct MergePass {
             item.outcome = .held
             item.write = .held(.notAddressedToYou, "\(settings.me.joined(separator: ", ")) not among its attendees")
             item.target = target
+        } else if file.message != nil, invite.method == nil || invite.method == "PUBLISH", !settings.allowPublish {
+            // A booking confirmation, a meetup's event: no one asked me, so no one decides but me.
+            item.outcome = .held
+            item.write = .held(.published, "METHOD:\(invite.method ?? "(none)"); 'allow-publish = yes' in the config adds such events")
+            item.target = target
         } else if accept, let batch {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
             do {

@@ -7,7 +7,8 @@ extension Settings {
     /// What the answering workflows read of this run (CoolcalAnswering never sees flags).
     package func answering(command: String?) -> AnswerSettings {
         AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
-                       environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command)
+                       environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command,
+                       allowPublish: allowPublish)
     }
 
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.

@@ -18,6 +18,8 @@ package struct Settings {
     package let style: TextStyle
     package let now: Date
     package let lockTimeout: TimeInterval
+    /// `allow-publish = yes`: merge adds published events instead of holding them.
+    package let allowPublish: Bool
     /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`, default 5,
     /// 0.1 to 300): a stalled server must not hang cron.
     package let serverTimeout: TimeInterval
@@ -43,6 +45,12 @@ package struct Settings {
         now = env.now
         environment = env.variables
         lockTimeout = FileLock.timeout(environment: env.variables)
+        switch SettingsTable.resolve(SettingsTable.allowPublish, flags: [:], environment: env.variables, config: config.values).value {
+        case nil, "no": allowPublish = false
+        case "yes": allowPublish = true
+        case let other?:
+            throw ConfigError(message: "\(config.path ?? "config"): allow-publish must be yes or no, not '\(PrintableText.clean(other, keepNewlines: false))'")
+        }
         serverTimeout = HTTPExchange.timeout(environment: env.variables)
     }
 

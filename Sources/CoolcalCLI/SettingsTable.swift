@@ -64,8 +64,11 @@ package enum SettingsTable {
     /// The command that mails answers (`reply --send`, `--reply`), split on whitespace.
     package static let sendmail = SettingKey(name: "sendmail", environment: ["COOLCAL_SENDMAIL"], configKey: "sendmail")
 
+    /// Whether `merge` may add published events (`METHOD:PUBLISH`, or a calendar with
+    /// no method) to the calendar: `yes` or `no` (the default: held for the person).
+    package static let allowPublish = SettingKey(name: "allow-publish", configKey: "allow-publish")
     package static let all = [tz, me, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout, sendmail]
+                      inputTimeout, sendmail, allowPublish]
 
     /// The keys a config file may hold.
     package static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

@@ -70,6 +70,7 @@ package struct ConfigReport {
         case SettingsTable.serverTimeout.name: return String(format: "%g s", settings.serverTimeout)
         case SettingsTable.inputTimeout.name: return String(format: "%g s", InputFile.streamTimeout)
         case SettingsTable.sendmail.name: return settings.setting(key).value ?? Sendmail.defaultCommand
+        case SettingsTable.allowPublish.name: return settings.allowPublish ? "yes" : "no"
         default: return settings.setting(key).value ?? "(none)"
         }
     }

@@ -16,10 +16,15 @@ import Testing
             guard rename(maildir + "/tmp/" + name, maildir + "/new/" + name) == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
 
-        func merge(_ extra: [String] = []) throws -> Run {
-            try Binary.run(["merge", "--json", "--mark", "--reply", "--me", OrganizerBindingTests.me, "--state", root + "/state",
-                            "--spool", maildir] + extra + [calendar],
-                           env: ["COOLCAL_SENDMAIL": root + "/sendmail"])
+        func merge(_ extra: [String] = [], config: String? = nil) throws -> Run {
+            var env = ["COOLCAL_SENDMAIL": root + "/sendmail"]
+            if let config {
+                try FileManager.default.createDirectory(atPath: root + "/xdg/coolcal", withIntermediateDirectories: true)
+                try Data(config.utf8).write(to: URL(fileURLWithPath: root + "/xdg/coolcal/config"))
+                env["XDG_CONFIG_HOME"] = root + "/xdg"
+            }
+            return try Binary.run(["merge", "--json", "--mark", "--reply", "--me", OrganizerBindingTests.me, "--state", root + "/state",
+                                   "--spool", maildir] + extra + [calendar], env: env)
         }
 
         func outcomes(_ run: Run) throws -> [[String: Any]] {
@@ -123,5 +128,30 @@ import Testing
         let accept = try Binary.run(["accept", "--me", T.me, "--state", b.root + "/state", file, b.calendar])
         #expect(accept.status == 0, "\(accept.stderr)")
         #expect(String(decoding: try b.bytes(), as: UTF8.self).contains("UID:party@example.org"))
+    }
+
+    /// A published event (a booking confirmation) is held unless the config allows them;
+    /// with `allow-publish = yes` it is added; any other value is 78, naming the file.
+    @Test func publishedEventsAreHeldUnlessAllowed() throws {
+        let b = try box()
+        typealias T = OrganizerBindingTests
+        let published = T.message(uid: "booking@rail.example").replacingOccurrences(of: "METHOD:REQUEST", with: "METHOD:PUBLISH")
+        try b.deliver("1.booking", T.mail(published, from: "Rail <alice@example.org>", method: "PUBLISH"))
+        let before = try b.bytes()
+        let held = try b.merge()
+        #expect(try b.outcomes(held).map { $0["held"] as? String } == ["published"], "\(held.stdout) \(held.stderr)")
+        #expect(try b.bytes() == before)
+        #expect(b.mailed().isEmpty)
+        let bad = try b.merge(config: "allow-publish = maybe\n")
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("/xdg/coolcal/config: allow-publish must be yes or no, not 'maybe'"), "\(bad.stderr)")
+        let config = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": b.root + "/xdg-allowed"])
+        #expect(config.stdout.contains("allow-publish no  (default)"), "\(config.stdout)")
+        // A second message of the same event: the held one stays remembered, this one is added.
+        try b.deliver("2.booking", T.mail(published.replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:1"),
+                                          from: "Rail <alice@example.org>", method: "PUBLISH"))
+        let allowed = try b.merge(config: "allow-publish = yes\n")
+        #expect(try b.outcomes(allowed).map { $0["outcome"] as? String } == ["accepted"], "\(allowed.stdout) \(allowed.stderr)")
+        #expect(String(decoding: try b.bytes(), as: UTF8.self).contains("UID:booking@rail.example"))
     }
 }
