@@ -27,10 +27,16 @@ package struct AnswerSettings {
     /// Config `allow-publish = yes`: `merge` adds published events (RFC 9671's
     /// `:allowpublic`); by default they are held for the person.
     package var allowPublish: Bool
+    /// Config `max-duration`, in seconds: `merge` holds an invitation whose event lasts
+    /// longer (a year-long "blocker" would make every real invitation busy).
+    package var maxDuration: Int
+    package static let defaultMaxDuration = 14 * 86_400
+    /// More instances than this in one day is a rule no person meant (or a flood).
+    package static let maxInstancesADay = 24
 
     package init(me: [String], domain: String, now: Date, zone: TimeZone, configBuffer: Buffer?, serverTimeout: TimeInterval,
                  environment: [String: String], diagnostics: Diagnostics, reader: CalendarReader, writer: CalendarWriter,
-                 command: String?, allowPublish: Bool = false) {
+                 command: String?, allowPublish: Bool = false, maxDuration: Int = AnswerSettings.defaultMaxDuration) {
         self.me = me
         self.domain = domain
         self.now = now
@@ -43,6 +49,7 @@ package struct AnswerSettings {
         self.writer = writer
         self.command = command
         self.allowPublish = allowPublish
+        self.maxDuration = maxDuration
     }
 
     /// The buffer around an invitation: the command's, else the config's, else 2 h.

@@ -18,6 +18,8 @@ public struct Config: Equatable {
     public var calendars: [String] = []
     /// The inviting server's base URL.
     public var server: String?
+    /// `max-duration`: `merge` holds an invitation longer than this (default 14 days).
+    public var maxDuration: Buffer?
     public var path: String?
     /// Every value as written, by key (calendars with `~/` expanded), for `SettingsTable`.
     public var values: [String: [String]] = [:]
@@ -84,6 +86,12 @@ public struct Config: Equatable {
                     throw ConfigError(message: "\(path): line \(index + 1): buffer '\(value)' \(why)")
                 }
                 config.buffer = b
+            case "max-duration":
+                guard let d = Buffer(parsing: value), d.days * 86_400 + d.seconds > 0 else {
+                    let why = Buffer.isTooLong(value) ? "is longer than the limit of \(Buffer.maximumDays) days" : "is not a duration"
+                    throw ConfigError(message: "\(path): line \(index + 1): max-duration '\(value)' \(why)")
+                }
+                config.maxDuration = d
             case "tz":
                 config.tz = value
             case "domain":

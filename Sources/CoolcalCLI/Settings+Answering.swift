@@ -8,7 +8,7 @@ extension Settings {
     package func answering(command: String?) -> AnswerSettings {
         AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
                        environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command,
-                       allowPublish: allowPublish)
+                       allowPublish: allowPublish, maxDuration: config.maxDuration.map { $0.days * 86_400 + $0.seconds } ?? AnswerSettings.defaultMaxDuration)
     }
 
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.

@@ -67,8 +67,10 @@ package enum SettingsTable {
     /// Whether `merge` may add published events (`METHOD:PUBLISH`, or a calendar with
     /// no method) to the calendar: `yes` or `no` (the default: held for the person).
     package static let allowPublish = SettingKey(name: "allow-publish", configKey: "allow-publish")
+    /// `merge` holds an invitation whose event lasts longer (default 14 days).
+    package static let maxDuration = SettingKey(name: "max-duration", configKey: "max-duration")
     package static let all = [tz, me, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout, sendmail, allowPublish]
+                      inputTimeout, sendmail, allowPublish, maxDuration]
 
     /// The keys a config file may hold.
     package static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

@@ -71,6 +71,7 @@ package struct ConfigReport {
         case SettingsTable.inputTimeout.name: return String(format: "%g s", InputFile.streamTimeout)
         case SettingsTable.sendmail.name: return settings.setting(key).value ?? Sendmail.defaultCommand
         case SettingsTable.allowPublish.name: return settings.allowPublish ? "yes" : "no"
+        case SettingsTable.maxDuration.name: return (config.maxDuration ?? Buffer(days: 14, seconds: 0)).description
         default: return settings.setting(key).value ?? "(none)"
         }
     }
