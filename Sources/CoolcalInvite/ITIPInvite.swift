@@ -141,17 +141,14 @@ package enum ITIPInvite {
     /// The first SEQUENCE value of the text that is not a whole number from 0 to
     /// 2147483647, as written; nil when every one is.
     static func badSequence(_ data: Data) -> String? {
-        let text = String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
-        for line in text.split(whereSeparator: \.isNewline) {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].split(separator: ";", maxSplits: 1).first.map { $0.uppercased() }
-            guard name == "SEQUENCE" else { continue }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let sequence = Array("SEQUENCE".utf8)
+        var bad: String?
+        ContentLines.forEachUnfolded(in: data, startingWith: { ContentLines.upper($0) == sequence[0] }) { line in
+            guard bad == nil, ContentLines.propertyName(line) == sequence, let colon = line.firstIndex(of: 0x3A) else { return }
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.count <= 10,
-                  let number = Int(value), number <= 2_147_483_647 else { return value }
+                  let number = Int(value), number <= 2_147_483_647 else { bad = value; return }
         }
-        return nil
+        return bad
     }
 }

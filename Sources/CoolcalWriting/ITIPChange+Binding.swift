@@ -35,17 +35,17 @@ extension ITIPChange {
 
     /// The SENT-BY addresses of the stored block's ORGANIZER line(s), normalized.
     private func sentBy(_ block: EventBlock, _ text: CalendarText) -> [String] {
-        let unfolded = String(decoding: text.bytes[block.range], as: UTF8.self)
-            .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
-            .replacingOccurrences(of: "\n ", with: "").replacingOccurrences(of: "\n\t", with: "")
         var found: [String] = []
-        for line in unfolded.split(whereSeparator: \.isNewline) where line.uppercased().hasPrefix("ORGANIZER") {
+        let organizer = Array("ORGANIZER".utf8)
+        ContentLines.forEachUnfolded(in: Data(text.bytes[block.range]), startingWith: { ContentLines.upper($0) == organizer[0] }) { bytes in
+            guard ContentLines.propertyName(bytes) == organizer else { return }
+            let line = String(decoding: bytes, as: UTF8.self)
             // Parameters end at the first colon outside quotes (SENT-BY's value is a quoted URI).
             var quoted = false
             guard let colon = line.firstIndex(where: { c in
                 if c == "\"" { quoted.toggle() }
                 return c == ":" && !quoted
-            }) else { continue }
+            }) else { return }
             for parameter in line[..<colon].split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
                 guard pair.count == 2, pair[0].uppercased() == "SENT-BY" else { continue }
