@@ -65,6 +65,10 @@ package struct Acceptance {
             default: verb = tentative ? .tentative : .accepted
             }
             report(.accepted(verb, invite, write: outcome, target: target))
+            if store.hasState && !outcome.isStale {
+                // An update or cancellation merge held for the person (beside the invitation): decided now.
+                try store.open().senders.markHeld(id: (invite.isCancellation ? InboxKind.cancellation.rawValue : "update") + ":" + invite.id.text, nil)
+            }
             guard !outcome.isStale && !invite.isCancellation else { return }
             try store.record(answer, for: invite, mail: mail)
             try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
@@ -79,8 +83,9 @@ package struct Acceptance {
     private func change(_ settings: AnswerSettings, recorded: WrittenEvent?) -> CalendarChange {
         if let message = file.message {
             var change = ITIPChange(message: message, cancel: file.invite.isCancellation, me: settings.me,
-                                    sender: file.invite.mail?.from.flatMap(CalendarAddress.ofHeader))
+                                    sender: CalendarAddress.sender(of: file.invite.mail))
             change.partstat = tentative ? "TENTATIVE" : "ACCEPTED"
+            change.newOrganizer = options.newOrganizer
             return change
         }
         let event = NewEvent(accepting: file.invite, domain: settings.domain, now: settings.now)

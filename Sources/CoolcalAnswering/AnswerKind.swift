@@ -38,6 +38,9 @@ package struct AnswerOptions: Equatable, Sendable {
     package var reply = false
     /// `--buffer`: time around the invitation that `--if-free` checks.
     package var buffer: Buffer?
+    /// `accept --new-organizer`: apply an update or cancellation whose ORGANIZER is not the
+    /// stored event's (held as `organizer changed` otherwise).
+    package var newOrganizer = false
 
     package init(ifFree: Bool = false, dryRun: Bool = false, reply: Bool = false, buffer: Buffer? = nil) {
         self.ifFree = ifFree

@@ -31,6 +31,12 @@ package struct AnswerSettings {
     /// longer (a year-long "blocker" would make every real invitation busy).
     package var maxDuration: Int
     package static let defaultMaxDuration = 14 * 86_400
+    /// Config `accept-from` (or `merge --accept-from`): whose new invitations `merge`
+    /// answers; anyone else's are held (`unknown sender`).
+    package var acceptFrom: [AcceptFrom] = [.known]
+    /// Config `trusted-authserv`: the authserv-ids of the user's own mail server, whose
+    /// topmost `Authentication-Results` `dmarc=fail` holds a message.
+    package var trustedAuthserv: [String] = []
     /// More instances than this in one day is a rule no person meant (or a flood).
     package static let maxInstancesADay = 24
 

@@ -5,7 +5,8 @@ import CoolcalState
 extension Invite {
     /// What the state keeps of it.
     package var summary: InvitationSummary {
-        InvitationSummary(id: id.text, title: title, start: start, end: end, allDay: allDay, mail: mail)
+        InvitationSummary(id: id.text, title: title, start: start, end: end, allDay: allDay, mail: mail,
+                          organizer: organizer, kind: isCancellation ? .cancellation : .invitation)
     }
 }
 

@@ -30,6 +30,8 @@ struct MergePass {
     /// The last write into the batch that failed (its invitation stays pending).
     var failure: Error?
     private var acceptedThisRun: [Occurrence] = []
+    /// Who `accept-from = known` admits, found when first asked.
+    let known: KnownSenders
 
     init(run: MergeRun, items: [SpoolItem]) throws {
         let settings = run.store.settings
@@ -55,9 +57,12 @@ struct MergePass {
         let state = run.policy == .report ? nil : try run.store.open()
         let inbox = try state ?? run.store.open()
         server = try run.store.server()
-        // Into the inbox, all in one transaction, before any is answered.
+        // Into the inbox, all in one transaction, before any is answered. An update of a
+        // stored event goes in once decided (`answer`): a forgery must not replace the
+        // organizer's invitation there.
         try inbox.together {
-            for case .success(let file) in invites where !file.invite.isCancellation {
+            for case .success(let file) in invites where !file.invite.isCancellation
+                && !(file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) {
                 try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
         }
@@ -68,6 +73,7 @@ struct MergePass {
         self.target = target
         self.batch = batch
         self.state = state
+        known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state)
     }
 
     /// Decides every invitation in order, taking accepted ones into the batch.
@@ -102,17 +108,7 @@ struct MergePass {
         if run.policy == .report {
             item.outcome = report.free ? .free : .busy
             item.reportOnly = true
-        } else if let message = file.message, !settings.me.isEmpty, message.attendee(me: settings.me) == nil {
-            // An invitation that does not name me is not mine to answer: held for the person.
-            item.outcome = .held
-            item.write = .held(.notAddressedToYou, "\(settings.me.joined(separator: ", ")) not among its attendees")
-            item.target = target
-        } else if file.message != nil, invite.method == nil || invite.method == "PUBLISH", !settings.allowPublish {
-            // A booking confirmation, a meetup's event: no one asked me, so no one decides but me.
-            item.outcome = .held
-            item.write = .held(.published, "METHOD:\(invite.method ?? "(none)"); 'allow-publish = yes' in the config adds such events")
-            item.target = target
-        } else if let held = outsized(invite) {
+        } else if let held = held(file) {
             item.outcome = .held
             item.write = held
             item.target = target
@@ -149,7 +145,15 @@ struct MergePass {
             settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome, note: "")
             settled.conflicts = report
         }
-        settled.record = { [run, state, server, target, outcome = item.outcome, wrote] in
+        let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
+        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason] in
+            if let state, update {
+                // An update in the inbox: the organizer's own under its UID; a held one beside it.
+                var summary = invite.summary
+                if held != nil { summary.id = "update:" + summary.id }
+                try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            }
+            if let state, let held { return try state.senders.markHeld(id: update ? "update:" + invite.id.text : invite.id.text, held) }
             guard let state, outcome == .accepted || outcome == .declined else { return }
             let answer: Answer = outcome == .accepted ? .accepted : .declined
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
@@ -169,7 +173,9 @@ struct MergePass {
     private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
         let settings = run.store.settings
         let outcome: WriteOutcome
-        if let batch {
+        if batch != nil, let held = failedAuthentication(file) {
+            outcome = held
+        } else if let batch {
             do {
                 outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
             } catch where error is WriteError || error is CalDAVError || error is ICalError {
@@ -184,6 +190,15 @@ struct MergePass {
         let item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
                              target: batch == nil ? nil : target)
         var settled = Settlement(item: item, written: batch != nil && code != .held)
+        if let state, let held = outcome.heldReason {
+            // In the inbox for the person, under its own entry (the invitation keeps its own).
+            settled.record = { [settings] in
+                var summary = file.invite.summary
+                summary.id = InboxKind.cancellation.rawValue + ":" + summary.id
+                try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+                try state.senders.markHeld(id: summary.id, held)
+            }
+        }
         if batch != nil {
             settled.finished = MergeFinished(name: name, failed: false, outcome: code,
                                              note: run.notes.cancelled(code, outcome, target, settings.now))
@@ -193,7 +208,7 @@ struct MergePass {
 
     /// Held when the invitation's event lasts longer than `max-duration`, or its rule
     /// puts more than `maxInstancesADay` instances in one day.
-    private func outsized(_ invite: Invite) -> WriteOutcome? {
+    func outsized(_ invite: Invite) -> WriteOutcome? {
         let settings = run.store.settings
         let span = check.finder.span(of: invite.first)
         if span.end - span.start > Int64(settings.maxDuration) {

@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalAnswering
 import CoolcalModel
 import CoolcalSchedule
 import CoolcalSupport
@@ -92,6 +93,14 @@ public struct Config: Equatable {
                     throw ConfigError(message: "\(path): line \(index + 1): max-duration '\(value)' \(why)")
                 }
                 config.maxDuration = d
+            case "accept-from":
+                guard AcceptFrom(value) != nil else {
+                    throw ConfigError(message: "\(path): line \(index + 1): accept-from '\(value)' is not anyone, known, an address or @domain")
+                }
+            case "trusted-authserv":
+                guard !value.contains(where: { $0.isWhitespace || $0 == ";" }) else {
+                    throw ConfigError(message: "\(path): line \(index + 1): trusted-authserv '\(value)' is not an authserv-id (one word, as your server writes it)")
+                }
             case "tz":
                 config.tz = value
             case "domain":

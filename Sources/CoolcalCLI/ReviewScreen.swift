@@ -28,6 +28,9 @@ package struct ReviewScreen {
             if let from = mail.from { head.append("  " + fit("from: " + from)) }
             if let subject = mail.subject { head.append("  " + fit("subject: " + subject)) }
         }
+        if let held = entry.held {
+            head.append("  " + style.bold(fit("held for you: " + held.rawValue)))
+        }
         var body: [String]
         switch report {
         case .success(let report):

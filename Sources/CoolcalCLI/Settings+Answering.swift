@@ -6,9 +6,12 @@ import CoolcalWriting
 extension Settings {
     /// What the answering workflows read of this run (CoolcalAnswering never sees flags).
     package func answering(command: String?) -> AnswerSettings {
-        AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
+        var settings = AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
                        environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command,
                        allowPublish: allowPublish, maxDuration: config.maxDuration.map { $0.days * 86_400 + $0.seconds } ?? AnswerSettings.defaultMaxDuration)
+        settings.acceptFrom = acceptFrom
+        settings.trustedAuthserv = setting(SettingsTable.trustedAuthserv).values
+        return settings
     }
 
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.

@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalAnswering
 import CoolcalCalendars
 import CoolcalCheck
 import CoolcalICal
@@ -20,6 +21,8 @@ package struct Settings {
     package let lockTimeout: TimeInterval
     /// `allow-publish = yes`: merge adds published events instead of holding them.
     package let allowPublish: Bool
+    /// `accept-from` (config lines, or `--accept-from` for one run); default `known`.
+    package let acceptFrom: [AcceptFrom]
     /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`, default 5,
     /// 0.1 to 300): a stalled server must not hang cron.
     package let serverTimeout: TimeInterval
@@ -52,6 +55,14 @@ package struct Settings {
             throw ConfigError(message: "\(config.path ?? "config"): allow-publish must be yes or no, not '\(PrintableText.clean(other, keepNewlines: false))'")
         }
         serverTimeout = HTTPExchange.timeout(environment: env.variables)
+        let rules = SettingsTable.resolve(SettingsTable.acceptFrom, flags: given, environment: env.variables, config: config.values)
+        acceptFrom = try rules.values.isEmpty ? [.known] : rules.values.map { value in
+            guard let rule = AcceptFrom(value) else {
+                throw UsageError("--accept-from must be anyone, known, an address or @domain, not '\(PrintableText.clean(value, keepNewlines: false))'",
+                                 command: common.command)
+            }
+            return rule
+        }
     }
 
     /// Flags as typed, for `setting(_:)`.

@@ -69,8 +69,13 @@ package enum SettingsTable {
     package static let allowPublish = SettingKey(name: "allow-publish", configKey: "allow-publish")
     /// `merge` holds an invitation whose event lasts longer (default 14 days).
     package static let maxDuration = SettingKey(name: "max-duration", configKey: "max-duration")
+    /// Whose new invitations `merge` answers by itself: `anyone`, `known` (the default),
+    /// an address or `@domain`; the config's lines add up, `--accept-from` replaces them.
+    package static let acceptFrom = SettingKey(name: "accept-from", flag: "accept-from", configKey: "accept-from")
+    /// The authserv-ids of the user's own mail server (`Authentication-Results`, RFC 8601).
+    package static let trustedAuthserv = SettingKey(name: "trusted-authserv", configKey: "trusted-authserv")
     package static let all = [tz, me, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout, sendmail, allowPublish, maxDuration]
+                      inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv]
 
     /// The keys a config file may hold.
     package static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

@@ -177,7 +177,11 @@ public final class ITIPMessage {
     public var organizer: ITIPParty? {
         guard let first = events.first, let prop = icalcomponent_get_first_property(first, ICAL_ORGANIZER_PROPERTY),
               let address = ICalWalk.copy(icalproperty_get_organizer(prop)) else { return nil }
-        return ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+        var party = ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+        if let parameter = icalproperty_get_first_parameter(prop, ICAL_SENTBY_PARAMETER) {
+            party.sentBy = ICalWalk.copy(icalparameter_get_sentby(parameter))
+        }
+        return party
     }
 
     /// The first ATTENDEE that names one of `me`, with its CN; nil when none does.
@@ -284,4 +288,6 @@ public final class ITIPMessage {
 public struct ITIPParty: Equatable, Sendable {
     public var address: String
     public var name: String?
+    /// The ORGANIZER's SENT-BY: who sends on the organizer's behalf, as written.
+    public var sentBy: String? = nil
 }

@@ -87,6 +87,7 @@ package enum ITIPInvite {
             invite = Invite(id: .uid(uid), title: title, start: .instant(start), end: .instant(end), source: file,
                             method: calendar.method)
         }
+        invite.organizer = event.organizer.map(CalendarAddress.normalized)
         if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" {
             var instances = expand(calendar, uid: uid, from: start, days: horizonDays, file: file, floatingZone: floatingZone)
             if instances.isEmpty {

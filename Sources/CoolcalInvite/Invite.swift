@@ -28,6 +28,9 @@ public struct Invite: Equatable, Sendable {
     public var method: String? = nil
     /// The e-mail it arrived in, nil when INVITE was a bare file.
     public var mail: MailHeaders? = nil
+    /// An iTIP invitation's ORGANIZER address, normalized (`CalendarAddress`); nil for a
+    /// push payload or an event without one.
+    public var organizer: String? = nil
 
     /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
     public var isCancellation: Bool { method == "CANCEL" }

@@ -97,6 +97,18 @@ public enum MessageReader {
         headers.date = g_mime_object_get_header(object, "Date").flatMap {
             nonEmpty(String(cString: $0).trimmingCharacters(in: .whitespaces))
         }
+        headers.sender = g_mime_object_get_header(object, "Sender").flatMap {
+            nonEmpty(String(cString: $0).trimmingCharacters(in: .whitespaces))
+        }
+        if let list = g_mime_object_get_header_list(object) {
+            for i in 0..<g_mime_header_list_get_count(list) {
+                guard let header = g_mime_header_list_get_header_at(list, i),
+                      let name = g_mime_header_get_name(header),
+                      String(cString: name).lowercased() == "authentication-results",
+                      let value = g_mime_header_get_value(header) else { continue }
+                headers.authenticationResults.append(String(cString: value))
+            }
+        }
         return headers
     }
 

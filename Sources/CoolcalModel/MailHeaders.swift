@@ -8,6 +8,10 @@ public struct MailHeaders: Equatable, Sendable {
     public var messageID: String?
     /// As written in the message (RFC 5322 date-time).
     public var date: String?
+    /// The `Sender` header (who sent it on the From's behalf), when there is one.
+    public var sender: String? = nil
+    /// Every `Authentication-Results` header (RFC 8601), topmost first, unfolded.
+    public var authenticationResults: [String] = []
 
     public init(from: String? = nil, subject: String? = nil, messageID: String? = nil, date: String? = nil) {
         self.from = from

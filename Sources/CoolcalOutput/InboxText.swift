@@ -23,6 +23,7 @@ package struct InboxText {
             let title = e.title.isEmpty ? "---" : style.printable(e.title)
             var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
+            if let held = e.held { line += "  held: \(e.kind == .invitation ? "" : e.kind.rawValue + ", ")\(held.rawValue)" }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
         out += dates.zoneLine + "\n"
@@ -39,6 +40,7 @@ package struct InboxText {
             + "  " + InboxText.mark(e.answer, style) + " " + InboxText.answerWord(e.answer) + "\n"
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
+            + (e.held.map { "  held for you: \($0.rawValue) (a \(e.kind.rawValue); accept N or decline N decides)\n" } ?? "")
     }
 
     /// How an answer is marked, in `inbox` and `responses`.
@@ -89,6 +91,9 @@ package struct InboxText {
             fields.append(("subject", mail.subject.map(JSONValue.string) ?? .null))
             fields.append(("message_id", mail.messageID.map(JSONValue.string) ?? .null))
         }
+        // Why merge held it for the person (null once answered), and what it is.
+        fields.append(("held", e.held.map { .string($0.rawValue) } ?? .null))
+        fields.append(("kind", .string(e.kind.rawValue)))
         return .object(fields)
     }
 

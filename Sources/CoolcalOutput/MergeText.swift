@@ -21,7 +21,9 @@ package struct MergeText {
         let detail = Self.detail(item)
         guard json else {
             let padded = item.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-            return item.invite.map { "\(padded) \(item.name)  \($0.title)  \($0.start.jsonString)  (\(detail))" } ?? "\(padded) \(item.name)"
+            // A held one says why in a word and where the person finds it (`detail` in JSON says more).
+            let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? detail
+            return item.invite.map { "\(padded) \(item.name)  \($0.title)  \($0.start.jsonString)  (\(said))" } ?? "\(padded) \(item.name)"
         }
         var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(item.outcome.rawValue))]
         if let invite = item.invite {
@@ -39,12 +41,26 @@ package struct MergeText {
         } else {
             fields.append(("error", .string(detail)))
         }
+        fields.append(("rfc9671", .string(Self.rfc9671(item))))
         outcomes.append(.object(fields))
         return nil
     }
 
     package func document(_ spool: String) -> String {
         JSONWriter.string(.object([("spool", .string(spool)), ("outcomes", .array(outcomes))]))
+    }
+
+    /// RFC 9671's word for what was done (its `processcalendar` outcomes): `added` (a new
+    /// event written), `updated` (a stored one changed or cancelled), `no_action` (nothing
+    /// written: busy, declined, held, an older version), `error` (unreadable, or failed).
+    package static func rfc9671(_ item: MergeItem) -> String {
+        switch (item.outcome, item.write) {
+        case (.failed, _): return "error"
+        case (.held, _), (.busy, _), (.free, _), (.ignored, _), (.declined, _): return "no_action"
+        case (_, .added?): return "added"
+        case (_, .updated?), (_, .cancelled?): return "updated"
+        default: return "no_action"
+        }
     }
 
     /// The desktop notification's line for an answered invitation (`merge --notify`);

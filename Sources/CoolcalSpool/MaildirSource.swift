@@ -65,7 +65,7 @@ package final class MaildirSource: MergeSource {
                 headers = found.headers
             } catch let error as MessageError {
                 let key = Self.key(error.headers, data)
-                if try store.maildirOutcome(maildir: realPath, key: key) != nil { continue }
+                if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil { continue }
                 if error.message.hasPrefix("no calendar invitation") {
                     try remember(key: key, outcome: .noInvitation, inviteID: nil)
                     continue
@@ -75,7 +75,7 @@ package final class MaildirSource: MergeSource {
                 failure = InviteError(file: path, message: error.message)
             }
             let key = Self.key(headers, data)
-            if try store.maildirOutcome(maildir: realPath, key: key) != nil {
+            if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil {
                 diagnostics.note("\(path): skipped: processed by an earlier merge")
                 continue
             }
@@ -107,7 +107,7 @@ package final class MaildirSource: MergeSource {
     package func unlock() { lock.unlock() }
 
     private func remember(key: String, outcome: OutcomeCode, inviteID: String?) throws {
-        try store.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
+        try store.spools.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
     }
 
     /// `mid:` and the Message-ID, else `sha256:` and the hash of the bytes.

@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalInvite
+import CoolcalMail
 import CoolcalModel
 import CoolcalState
 import CoolcalSupport
@@ -65,35 +66,62 @@ public enum MergeSources {
         // to create the lock file inside it.
         _ = try spool.pending()
         let lock = try FileLock(path: directory + "/.coolcal-merge.lock", timeout: lockTimeout)
-        return PlainSource(spool: spool, lock: lock)
+        return PlainSource(spool: spool, lock: lock, store: try state(), now: now)
     }
 }
 
 /// Today's spool: every pending file is an invitation; answered ones move to `done/`
-/// with a `.outcome` note, unreadable ones to `failed/` with a `.reason`.
+/// with a `.outcome` note, unreadable ones to `failed/` with a `.reason`. A held one
+/// stays where it is, for the person, and is remembered in the state (by the spool's
+/// real path and the file's SHA-256, as a Maildir's messages are) so that later runs
+/// do not report it again; changed, it is news and decided again.
 package final class PlainSource: MergeSource {
     package let spool: Spool
     package let lock: FileLock
+    package let store: StateStore
+    package let now: Date
+    private let realPath: String
+    /// For each item name, the key a held one is remembered by.
+    private var keys: [String: String] = [:]
     package var directory: String { spool.directory }
 
-    package init(spool: Spool, lock: FileLock) {
+    package init(spool: Spool, lock: FileLock, store: StateStore, now: Date) {
         self.spool = spool
         self.lock = lock
+        self.store = store
+        self.now = now
+        realPath = URL(fileURLWithPath: spool.directory).resolvingSymlinksInPath().path
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
-        try spool.pending(diagnostics: diagnostics).map { name in
-            SpoolItem(name: name, loaded: Result { try InviteLoader.open(directory + "/" + name, floatingZone: floatingZone) })
+        var items: [SpoolItem] = []
+        for name in try spool.pending(diagnostics: diagnostics) {
+            let path = directory + "/" + name
+            guard let data = try? InviteLoader.data(path) else {
+                // Unreadable: the loader says why, and it goes to failed/.
+                items.append(SpoolItem(name: name, loaded: Result { try InviteLoader.open(path, floatingZone: floatingZone) }))
+                continue
+            }
+            let key = "sha256:" + MessageReader.sha256(data)
+            if try store.spools.maildirOutcome(maildir: realPath, key: key) == OutcomeCode.held.rawValue {
+                diagnostics.note("\(path): skipped: held for you earlier (coolcal inbox --held)")
+                continue
+            }
+            keys[name] = key
+            items.append(SpoolItem(name: name, loaded: Result { try InviteLoader.open(data, name: InputFile.displayName(path), floatingZone: floatingZone) }))
         }
+        return items
     }
 
-    /// A held invitation stays where it is, for the person.
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        guard outcome != .held else { return }
-        try spool.finish(name, failed: failed, note: note)
+        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
     }
 
     package func finish(_ items: [MergeFinished]) throws {
+        for item in items where item.outcome == .held {
+            guard let key = keys[item.name] else { continue }
+            try store.spools.recordMaildirMessage(maildir: realPath, key: key, outcome: .held, inviteID: nil, at: now)
+        }
         try spool.finish(items.filter { $0.outcome != .held }.map { ($0.name, $0.failed, $0.note) })
     }
 

@@ -49,6 +49,11 @@ public struct InboxEntry: Equatable, Sendable {
     /// Its answer: the latest accept, decline or tentative, else `.comment` when only
     /// commented on; nil when unanswered.
     public var answer: Answer? = nil
+    /// Why `merge` held it for the person; nil once it is answered, or when it was not held.
+    public var held: HeldReason? = nil
+    public var kind: InboxKind = .invitation
+    /// Its ORGANIZER's address, normalized; nil when it has none (a push payload).
+    public var organizer: String? = nil
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer):
     /// what `inbox --unanswered` lists and `review` walks.

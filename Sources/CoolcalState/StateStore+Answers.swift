@@ -26,6 +26,11 @@ extension StateStore {
             .integer(invite.allDay ? 1 : 0),
         ]
         return try database.transaction {
+            if answer != .comment {
+                // The person decided: no longer held, and its organizer is someone they deal with.
+                try senders.markHeld(id: id, nil)
+                if let organizer = invite.organizer { try senders.rememberKnown(organizer, at: date) }
+            }
             let latest = try database.prepare("""
                 SELECT key, answer, comment, delivered_at IS NOT NULL FROM responses
                 WHERE invite_id = ?1 AND answer IN (\(kinds)) ORDER BY id DESC LIMIT 1

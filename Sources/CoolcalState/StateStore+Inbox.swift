@@ -17,6 +17,7 @@ extension StateStore {
             .text(id), .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),
             .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
             mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
+            mail(invite.organizer), .text(invite.kind.rawValue),
         ]
         return try database.transaction {
             let stored = try database.prepare("SELECT payload FROM invitations WHERE id = ?1")
@@ -25,14 +26,15 @@ extension StateStore {
             case .none:
                 try database.prepare("""
                     INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
-                                             mail_from, mail_subject, mail_message_id)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10)
+                                             mail_from, mail_subject, mail_message_id, organizer, kind)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12)
                     """).run(values)
                 return true
             case .some(let old) where old != payload:
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
-                    received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
+                    received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10,
+                    organizer = ?11, kind = ?12, held = NULL WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
@@ -40,14 +42,14 @@ extension StateStore {
                 if invite.mail != nil {
                     try database.prepare("""
                         UPDATE invitations SET mail_from = ?8, mail_subject = ?9, mail_message_id = ?10 WHERE id = ?1
-                        """).run(values)
+                        """).run(Array(values.prefix(10)))
                 }
                 return false
             }
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
@@ -106,7 +108,9 @@ extension StateStore {
             allDay: row.int(4) != 0, payload: row.text(5) ?? "",
             receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),
             mail: row.text(9) == nil && row.text(10) == nil && row.text(11) == nil
-                ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)))
+                ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)),
+            held: row.text(12).flatMap(HeldReason.init(rawValue:)),
+            kind: row.text(13).flatMap(InboxKind.init(rawValue:)) ?? .invitation, organizer: row.text(14))
     }
 
     // MARK: Badge

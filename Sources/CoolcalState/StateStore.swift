@@ -267,6 +267,15 @@ public final class StateStore {
             PRIMARY KEY (invite_id, calendar)
         );
         """,
+        """
+        ALTER TABLE invitations ADD COLUMN held TEXT;
+        ALTER TABLE invitations ADD COLUMN kind TEXT NOT NULL DEFAULT 'invitation';
+        ALTER TABLE invitations ADD COLUMN organizer TEXT;
+        CREATE TABLE known_senders (
+            address TEXT PRIMARY KEY NOT NULL,
+            since REAL NOT NULL
+        );
+        """,
     ]
 
     /// Runs `body`'s writes to the state as one transaction: one commit, one sync, for

@@ -54,6 +54,12 @@ package final class CalendarBatch {
         return edit.held(itip)
     }
 
+    /// Whether the calendar file holds an event with this UID; false for a vdir or CalDAV
+    /// target (not read here: there binding is checked when the change is written).
+    package func stores(uid: String) -> Bool {
+        edit?.stores(uid: uid) ?? false
+    }
+
     /// Applies `change`: in memory for a file (written by `commit`), else written now.
     package func apply(_ change: CalendarChange) throws -> WriteOutcome {
         guard let edit else { return try writer.write(change: change, to: location, window: windows[0]) }

@@ -100,6 +100,11 @@ package final class CalendarFileEdit {
         return change.binding(current.blocks(uid: change.uid), current)
     }
 
+    /// Whether the text holds an event with this UID.
+    package func stores(uid: String) -> Bool {
+        !text.blocks(uid: uid).isEmpty
+    }
+
     /// Forgets what the pre-filter kept of the events it dropped (their revisions,
     /// one per event of a large file): needed to decide, not to write.
     package func releaseRevisions() {

@@ -24,11 +24,14 @@ extension ITIPChange {
             return .held(.youOrganise, "the stored event has no organizer: it is your own; this message's is \(offered ?? "")")
         }
         guard organizers.contains(offered) else {
-            return .held(.organizerChanged, "the stored event's organizer is \(storedOrganizer ?? "none"), this message's \(offered ?? "none")")
+            // A person who read it may let the organizer hand the event over (RFC 5546 §3.2.2.4).
+            if newOrganizer && offered != nil { return nil }
+            return .held(.organizerChanged, "the stored event's organizer is \(storedOrganizer ?? "none"), this message's \(offered ?? "none")"
+                         + "; 'coolcal accept --new-organizer' applies it")
         }
         if let sender, let storedOrganizer, sender != storedOrganizer,
            !stored.contains(where: { sentBy($0, text).contains(sender) }) {
-            return .held(.notFromOrganizer, "mailed by \(sender); the organizer is \(storedOrganizer)")
+            return .held(.notFromOrganizer, "mailed by \(sender.isEmpty ? "no single From address" : sender); the organizer is \(storedOrganizer)")
         }
         return nil
     }

@@ -23,6 +23,9 @@ package struct ITIPChange: CalendarChange {
     /// did not come by mail. A stored event changes only when it is the organizer's
     /// (or the stored copy's SENT-BY): `binding(_:_:)`.
     package var sender: String?
+    /// `accept --new-organizer`: a person lets this message's ORGANIZER replace the stored
+    /// one (`organizer changed` is then not held).
+    package var newOrganizer = false
 
     package init(message: ITIPMessage, cancel: Bool, me: [String], sender: String? = nil) {
         self.message = message

@@ -31,7 +31,7 @@ extension InvitationFile {
     package func change(me: [String], domain: String, now: Date) -> CalendarChange {
         if let message {
             return ITIPChange(message: message, cancel: invite.isCancellation, me: me,
-                              sender: invite.mail?.from.flatMap(CalendarAddress.ofHeader))
+                              sender: CalendarAddress.sender(of: invite.mail))
         }
         return NewEvent(accepting: invite, domain: domain, now: now)
     }

@@ -117,7 +117,7 @@ import Testing
         let spool = try Binary.temp("spool/a.json", Data(Self.payload.utf8))
         let dir = URL(fileURLWithPath: spool).deletingLastPathComponent().path
         let cal = try Binary.temp("work.ics", Data(Self.original.utf8))
-        let merge = try Binary.run(["merge", "--spool", dir, cal], env: env)
+        let merge = try Binary.run(["merge", "--me", "me@example.com", "--spool", dir, cal], env: env)
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(try read(cal) != Self.original)
         let declined = try Binary.run(["decline", "1"], env: env)

@@ -209,7 +209,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Binary.sample("invite.json"), toPath: spool + "/a-reunion.json")
         try FileManager.default.copyItem(atPath: Binary.sample("work.ics"), toPath: calendar)
-        let run = try Binary.run(["merge", "--notify", "--spool", spool, "--state", desk.dir + "/state", calendar],
+        let run = try Binary.run(["merge", "--notify", "--me", "me@example.com", "--spool", spool, "--state", desk.dir + "/state", calendar],
                                  env: ["DBUS_SESSION_BUS_ADDRESS": desk.address, "TZ": "America/Los_Angeles"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try desk.waitDisplayed(1))
@@ -217,7 +217,7 @@ import Testing
                 "\(desk.notifyCalls)")
         // Without a bus (cron): nothing said.
         try FileManager.default.copyItem(atPath: Binary.sample("invite-free.json"), toPath: spool + "/b-dentist.json")
-        let cron = try Binary.run(["merge", "--notify", "--spool", spool, "--state", desk.dir + "/state", calendar],
+        let cron = try Binary.run(["merge", "--notify", "--me", "me@example.com", "--spool", spool, "--state", desk.dir + "/state", calendar],
                                   env: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(desk.dir)/no-bus"])
         #expect(cron.status == 0 && cron.stderr.isEmpty, "\(cron.stderr)")
     }

@@ -289,7 +289,9 @@ import Testing
         let spool = URL(fileURLWithPath: try Binary.temp("spool/.keep", Data())).deletingLastPathComponent()
         try Data(message().utf8).write(to: spool.appendingPathComponent("1-request.ics"))
         try Data(message(method: "CANCEL", sequence: 1).utf8).write(to: spool.appendingPathComponent("2-cancel.ics"))
-        let run = try coolcal(["merge", "--me", me, "--policy", "accept-all", "--spool", spool.path, cal])
+        // Alice's invitations are ones I accept (one address in accept-from).
+        let run = try coolcal(["merge", "--me", me, "--accept-from", "alice@example.org", "--policy", "accept-all",
+                               "--spool", spool.path, cal])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("accepted  1-request.ics  Kickoff"))
         #expect(run.stdout.contains("cancelled 2-cancel.ics  Kickoff"))

@@ -148,7 +148,7 @@ import Testing
         #expect(try Binary.run(["accept", try file(message(sequence: 5)), cal], env: ["COOLCAL_STATE": state]).status == 0)
         let spool = URL(fileURLWithPath: try Binary.temp("spool/.keep", Data())).deletingLastPathComponent()
         try Data(message(sequence: 1).utf8).write(to: spool.appendingPathComponent("a.ics"))
-        let run = try Binary.run(["merge", "--policy", "accept-all", "--spool", spool.path, cal], env: ["COOLCAL_STATE": state])
+        let run = try Binary.run(["merge", "--me", me, "--policy", "accept-all", "--spool", spool.path, cal], env: ["COOLCAL_STATE": state])
         #expect(run.stdout.hasPrefix("ignored   a.ics  Weekly sync"), "\(run.stdout)\(run.stderr)")
         let note = try String(contentsOf: spool.appendingPathComponent("done/a.ics.outcome"), encoding: .utf8)
         #expect(note.replacingOccurrences(of: " ", with: "").contains(#""outcome":"ignored""#))

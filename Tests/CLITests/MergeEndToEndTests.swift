@@ -35,7 +35,7 @@ import Testing
 
     @Test func acceptIfFreeIsTheDefault() throws {
         let s = try setup()
-        let run = try Binary.run(["merge", "--spool", s.spool, s.calendar, Binary.sample("family.ics")])
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--spool", s.spool, s.calendar, Binary.sample("family.ics")])
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
@@ -59,7 +59,7 @@ import Testing
         #expect(((outcome["report"] as? [String: Any])?["invite"] as? [String: Any])?["id"] as? Int == 13)
         // A second run finds nothing to do and changes nothing.
         let calendarAfterFirst = try Data(contentsOf: URL(fileURLWithPath: s.calendar))
-        let again = try Binary.run(["merge", "--spool", s.spool, s.calendar, Binary.sample("family.ics")])
+        let again = try Binary.run(["merge", "--me", "me@example.com", "--spool", s.spool, s.calendar, Binary.sample("family.ics")])
         #expect(again.status == 0)
         #expect(again.stdout == "")
         #expect(try Data(contentsOf: URL(fileURLWithPath: s.calendar)) == calendarAfterFirst)
@@ -67,11 +67,11 @@ import Testing
 
     @Test func acceptAllAndDeclineBusy() throws {
         let all = try setup()
-        _ = try Binary.run(["merge", "--policy", "accept-all", "--spool", all.spool, all.calendar])
+        _ = try Binary.run(["merge", "--me", "me@example.com", "--policy", "accept-all", "--spool", all.spool, all.calendar])
         let text = try calendarText(all)
         for id in [12, 13, 14] { #expect(text.contains("X-COOLCAL-INVITE-ID:\(id)\r\n")) }
         let decline = try setup()
-        let run = try Binary.run(["merge", "--policy", "decline-busy", "--spool", decline.spool, decline.calendar])
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--policy", "decline-busy", "--spool", decline.spool, decline.calendar])
         #expect(run.stdout.hasPrefix("declined  a-reunion.json"))
         #expect(run.stdout.contains("declined  c-dentist2.json"))
         let outcome = try Binary.json(String(contentsOfFile: decline.spool + "/done/a-reunion.json.outcome", encoding: .utf8))
@@ -85,7 +85,7 @@ import Testing
         for invite in [s.spool + "/a-reunion.json", s.spool + "/c-dentist2.json"] {
             #expect(try Binary.run(["accept", invite, s.calendar]).status == 0)
         }
-        let run = try Binary.run(["merge", "--policy", "accept-all", "--spool", s.spool, s.calendar])
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--policy", "accept-all", "--spool", s.spool, s.calendar])
         #expect(run.status == 0)
         let text = try calendarText(s)
         for id in [12, 13, 14] {
@@ -96,7 +96,7 @@ import Testing
     @Test func reportWritesAndMovesNothing() throws {
         let s = try setup()
         let before = listing(s.spool)
-        let run = try Binary.run(["merge", "--policy", "report", "--spool", s.spool, s.calendar])
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--policy", "report", "--spool", s.spool, s.calendar])
         #expect(run.status == 0)
         #expect(run.stdout.contains("busy      a-reunion.json"))
         #expect(run.stdout.contains("free      b-dentist.json"))
@@ -109,10 +109,10 @@ import Testing
         let s = try setup()
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: s.calendar))
         let before = listing(s.spool)
-        let run = try Binary.run(["merge", "--spool", s.spool, s.calendar])
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--spool", s.spool, s.calendar])
         #expect(run.status == 65)
         #expect(listing(s.spool) == before)
-        let usage = try Binary.run(["merge", "--policy", "maybe", "--spool", s.spool, s.calendar])
+        let usage = try Binary.run(["merge", "--me", "me@example.com", "--policy", "maybe", "--spool", s.spool, s.calendar])
         #expect(usage.status == 64)
         #expect(usage.stderr.hasPrefix("coolcal: error: --policy must be one of accept-if-free, accept-all, decline-busy, report, not 'maybe'\n"))
     }
@@ -122,7 +122,7 @@ import Testing
             let s = try setup()
             let p = Process()
             p.executableURL = URL(fileURLWithPath: Binary.path)
-            p.arguments = ["merge", "--policy", "accept-all", "--spool", s.spool, s.calendar]
+            p.arguments = ["merge", "--me", "me@example.com", "--me", "me@example.com", "--policy", "accept-all", "--spool", s.spool, s.calendar]
             p.environment = ["XDG_CONFIG_HOME": "/nonexistent", "HOME": Binary.home]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
@@ -138,7 +138,7 @@ import Testing
                 #expect(places.count == 1, "\(name) is in \(places)")
             }
             // Finishing the run answers the rest; the calendar holds each accepted event once.
-            let rerun = try Binary.run(["merge", "--policy", "accept-all", "--spool", s.spool, s.calendar])
+            let rerun = try Binary.run(["merge", "--me", "me@example.com", "--policy", "accept-all", "--spool", s.spool, s.calendar])
             #expect(rerun.status == 0)
             let text = try calendarText(s)
             for id in [12, 13, 14] {

@@ -122,7 +122,7 @@ import Testing
         try copy("work.ics", to: cal)
         try Spawn.mkfifo(spool + "/a-stuck.json")
         try copy("invite-free.json", to: spool + "/b-dentist.json")
-        let run = try Spawn.run(["merge", "-v", "--spool", spool, cal], env: ["COOLCAL_STATE": dir + "/state"])
+        let run = try Spawn.run(["merge", "-v", "--me", "me@example.com", "--spool", spool, cal], env: ["COOLCAL_STATE": dir + "/state"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("accepted  b-dentist.json"), "\(run.stdout)")
         #expect(run.stderr.contains("a-stuck.json: skipped: not a regular file (a FIFO)"), "\(run.stderr)")

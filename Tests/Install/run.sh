@@ -47,7 +47,7 @@ same "the zsh completion starts with #compdef (zsh autoloads it from fpath)" "#c
 check "the fish completion is what 'coolcal completions fish' prints" cmp <("$debug" completions fish) "$d/usr/share/fish/vendor_completions.d/coolcal.fish"
 same "the service runs /usr/bin/coolcal merge -q" "ExecStart=/usr/bin/coolcal merge -q" \
   "$(grep '^ExecStart=' "$d/usr/lib/systemd/user/coolcal-merge.service")"
-same "the crontab example names /usr/bin/coolcal" "*/5 * * * * /usr/bin/coolcal merge -q --spool \$HOME/.local/share/coolcal/spool \$HOME/calendars/work.ics" \
+same "the crontab example names /usr/bin/coolcal" "*/5 * * * * /usr/bin/coolcal merge -q --me me@example.com --spool \$HOME/.local/share/coolcal/spool \$HOME/calendars/work.ics" \
   "$(grep -v '^#' "$d/usr/share/doc/coolcal/examples/crontab")"
 if command -v systemd-analyze >/dev/null; then
   # (a copy whose ExecStart is the DESTDIR's binary: verify checks that it is executable)

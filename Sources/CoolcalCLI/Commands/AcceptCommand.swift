@@ -9,13 +9,14 @@ import CoolcalModel
 package struct AcceptCommand: CommandUnit, Equatable {
     package static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")
     package static let dryRun = Flag("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing")
+    package static let newOrganizer = Flag("new-organizer", help: "apply an update or cancellation whose ORGANIZER is not the stored event's (held as 'organizer changed' otherwise)")
     package static let tentative = Flag("tentative", help: "accept tentatively: STATUS:TENTATIVE (your PARTSTAT=TENTATIVE for iTIP), recorded and sent as tentative")
 
     package static let spec = CommandSpec(
         name: "accept",
         usage: "coolcal accept [options] INVITE [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
-        options: [ifFree.spec, dryRun.spec, tentative.spec, SharedOptions.reply.spec] + SharedOptions.writing,
+        options: [ifFree.spec, dryRun.spec, tentative.spec, newOrganizer.spec, SharedOptions.reply.spec] + SharedOptions.writing,
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --tentative 12 ~/calendars/work.ics",
@@ -34,6 +35,8 @@ package struct AcceptCommand: CommandUnit, Equatable {
     package var tentative = false
     /// `--reply`: also mail the REPLY to the organizer.
     package var reply = false
+    /// `--new-organizer`: the organizer may change.
+    package var newOrganizer = false
 
     package init(_ p: ParsedArguments) throws {
         guard !p.operands.isEmpty else { throw p.usage("missing an invitation (and calendars, unless the config names some)") }
@@ -46,10 +49,12 @@ package struct AcceptCommand: CommandUnit, Equatable {
         dryRun = p.has(Self.dryRun)
         tentative = p.has(Self.tentative)
         reply = p.has(SharedOptions.reply)
+        newOrganizer = p.has(Self.newOrganizer)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        let options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, reply: reply, buffer: buffer)
+        var options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, reply: reply, buffer: buffer)
+        options.newOrganizer = newOrganizer
         return try AnswerCommand.answer(tentative ? .tentative : .accept, invite: invite, calendars: calendars,
                                          options: options, context: context)
     }

@@ -72,6 +72,8 @@ package struct ConfigReport {
         case SettingsTable.sendmail.name: return settings.setting(key).value ?? Sendmail.defaultCommand
         case SettingsTable.allowPublish.name: return settings.allowPublish ? "yes" : "no"
         case SettingsTable.maxDuration.name: return (config.maxDuration ?? Buffer(days: 14, seconds: 0)).description
+        case SettingsTable.acceptFrom.name: return settings.acceptFrom.map(\.description).joined(separator: ", ")
+        case SettingsTable.trustedAuthserv.name: return list(settings.setting(key).values)
         default: return settings.setting(key).value ?? "(none)"
         }
     }
@@ -83,7 +85,7 @@ package struct ConfigReport {
             }))
         }
         return rows.map { row in
-            row.key.padding(toLength: 14, withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
+            row.key.padding(toLength: max(14, row.key.count + 1), withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
         }.joined()
     }
 }

@@ -8,13 +8,14 @@ import CoolcalModel
 package struct InboxCommand: CommandUnit, Equatable {
     package static let unread = Flag("unread", short: "u", help: "list only the invitations not opened yet")
     package static let unanswered = Flag("unanswered", help: "list only the invitations not accepted, declined or answered tentatively yet")
+    package static let held = Flag("held", help: "list only what merge held for you to decide, each with its reason (unknown sender, published, ...)")
 
     package static let spec = CommandSpec(
         name: "inbox",
         usage: "coolcal inbox [options] [open N]",
         summary: "list received invitations (newest first), or open one and mark it read",
-        options: [unread.spec, unanswered.spec] + SharedOptions.listing,
-        examples: ["coolcal inbox", "coolcal inbox --unread", "coolcal inbox --unanswered", "coolcal inbox open 3", "coolcal inbox --json"])
+        options: [unread.spec, unanswered.spec, held.spec] + SharedOptions.listing,
+        examples: ["coolcal inbox", "coolcal inbox --unread", "coolcal inbox --unanswered", "coolcal inbox --held", "coolcal inbox open 3", "coolcal inbox --json"])
 
     package var common: CommonOptions
     /// The number, id or UID of the invitation to open.
@@ -22,6 +23,8 @@ package struct InboxCommand: CommandUnit, Equatable {
     package var unreadOnly = false
     /// `--unanswered`: no accept, decline or tentative yet (a comment is no answer).
     package var unansweredOnly = false
+    /// `--held`: what merge held for the person and nobody has answered yet.
+    package var heldOnly = false
 
     package init(_ p: ParsedArguments) throws {
         switch p.operands.count {
@@ -31,6 +34,8 @@ package struct InboxCommand: CommandUnit, Equatable {
         }
         unreadOnly = p.has(Self.unread)
         unansweredOnly = p.has(Self.unanswered)
+        heldOnly = p.has(Self.held)
+        if heldOnly && open != nil { throw p.usage("--held lists; it does not go with 'open'") }
         if unreadOnly && open != nil { throw p.usage("--unread lists; it does not go with 'open'") }
         if unansweredOnly && open != nil { throw p.usage("--unanswered lists; it does not go with 'open'") }
         common = try CommonOptions(p)
@@ -50,10 +55,12 @@ package struct InboxCommand: CommandUnit, Equatable {
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
             let entries = try store.inbox().filter {
-                (!unreadOnly || !$0.read) && (!unansweredOnly || $0.isUnanswered)
+                (!unreadOnly || !$0.read) && (!unansweredOnly || $0.isUnanswered) && (!heldOnly || $0.held != nil)
             }
             try store.resetBadge()
-            if unansweredOnly && entries.isEmpty && !common.json {
+            if heldOnly && entries.isEmpty && !common.json {
+                context.out.write("Nothing is held for you\n")
+            } else if unansweredOnly && entries.isEmpty && !common.json {
                 context.out.write("You have no unanswered invitations\n")
             } else {
                 context.out.write(common.json ? JSONWriter.string(InboxText.json(entries)) : text.render(entries))

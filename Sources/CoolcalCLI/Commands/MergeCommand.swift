@@ -13,6 +13,7 @@ package struct MergeCommand: CommandUnit, Equatable {
     package static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
     package static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
     package static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")
+    package static let acceptFrom = Option<String>("accept-from", value: "WHO", repeatable: true, completion: .none, help: "whose new invitations to answer: anyone, known, ADDRESS or @DOMAIN (repeatable; replaces the config's accept-from lines; default known)")
     /// merge's own `-q`: what cron should mail, not nothing.
     package static let quiet = Flag("quiet", short: "q", help: "print only what needs a person: invitations that failed or stayed busy, answers queued for more than a day")
 
@@ -20,12 +21,12 @@ package struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge [--spool DIR] [options] [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, notify.spec, SharedOptions.json.spec, SharedOptions.reply.spec]
+        options: [spool.spec, policy.spec, mark.spec, notify.spec, acceptFrom.spec, SharedOptions.json.spec, SharedOptions.reply.spec]
             + SharedOptions.writing.map { $0.long == quiet.spec.long ? quiet.spec : $0 },
         examples: [
-            "coolcal merge --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
-            "*/5 * * * * /usr/local/bin/coolcal merge -q --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
-            "coolcal merge --spool ~/Mail/invitations --mark --json ~/calendars/work.ics",
+            "coolcal merge --me me@example.com --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
+            "*/5 * * * * /usr/local/bin/coolcal merge -q --me me@example.com --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
+            "coolcal merge --me me@example.com --spool ~/Mail/invitations --mark --json ~/calendars/work.ics",
         ])
 
     package var common: CommonOptions
@@ -58,8 +59,13 @@ package struct MergeCommand: CommandUnit, Equatable {
         guard let spoolDirectory = spoolDirectory ?? settings.setting(SettingsTable.spool).value else {
             throw UsageError("missing --spool DIR (or 'spool = DIR' in the config file)", command: "merge")
         }
-        var run = MergeRun(store: try context.answers, spoolDirectory: spoolDirectory,
-                           calendars: try settings.calendarOperands(calendars, command: "merge"),
+        let operands = try settings.calendarOperands(calendars, command: "merge")
+        // Answering for someone needs to know who they are: which invitations name them.
+        guard !settings.me.isEmpty else {
+            throw ConfigError(message: "merge: no 'me' set: merge answers only invitations addressed to you; "
+                              + "add 'me = ADDRESS' to the config file (or give --me ADDRESS)")
+        }
+        var run = MergeRun(store: try context.answers, spoolDirectory: spoolDirectory, calendars: operands,
                            lockTimeout: settings.lockTimeout, notes: MergeText.notes)
         run.policy = policy
         run.mark = mark

@@ -26,7 +26,9 @@ import Testing
             "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:me@example.com",
             "END:VEVENT", "END:VCALENDAR", "",
         ].joined(separator: "\r\n")
-        return MailCorpus.gmail(ics, id: "crash-\(i)@mail.example.org")
+        // Mailed by its organizer (a message from anyone else would be held).
+        let mail = String(decoding: MailCorpus.gmail(ics, id: "crash-\(i)@mail.example.org"), as: UTF8.self)
+        return Data(mail.replacingOccurrences(of: "From: " + MailCorpus.from, with: "From: Organizer \(i) <\(organizer(i))>").utf8)
     }
 
     /// How many VEVENTs of each UID the calendar holds.

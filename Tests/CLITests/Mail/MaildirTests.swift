@@ -32,7 +32,7 @@ import Testing
 
         /// `merge --json` of this Maildir into the calendar, answering as me@example.com.
         func arguments(_ extra: [String] = [], spool: String? = nil) -> [String] {
-            ["merge", "--json", "--me", "me@example.com", "--state", state, "--spool", spool ?? maildir] + extra + [calendar]
+            ["merge", "--json", "--me", "me@example.com", "--accept-from", "anyone", "--state", state, "--spool", spool ?? maildir] + extra + [calendar]
         }
 
         /// Runs merge to its end; `env` over a lock timeout of 600 s.

@@ -42,14 +42,23 @@ import Testing
             try FileManager.default.createDirectory(atPath: root + "/Maildir/" + folder, withIntermediateDirectories: true)
         }
         let box = Box(root: root)
-        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//Empty//EN\r\nEND:VCALENDAR\r\n".utf8)
-            .write(to: URL(fileURLWithPath: box.calendar))
+        // Alice is someone I deal with (accept-from = known, the default): an event of hers,
+        // long past, is in my calendar.
+        try Data(Self.calendarKnowingAlice.utf8).write(to: URL(fileURLWithPath: box.calendar))
         // A sendmail that logs each message it is given and succeeds.
         let script = "#!/bin/sh\ncat >> '\(box.sendmailLog)'\necho '--- end of message' >> '\(box.sendmailLog)'\n"
         try Data(script.utf8).write(to: URL(fileURLWithPath: root + "/sendmail"))
         chmod(root + "/sendmail", 0o755)
         return box
     }
+
+    static let calendarKnowingAlice = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Known//EN",
+        "BEGIN:VEVENT", "UID:review-2020@example.org", "DTSTAMP:20200101T090000Z",
+        "DTSTART:20200303T100000Z", "DURATION:PT1H", "SUMMARY:Review 2020",
+        "ORGANIZER:mailto:alice@example.org", "ATTENDEE;PARTSTAT=ACCEPTED:mailto:\(OrganizerBindingTests.me)",
+        "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
 
     @Test func forgedMessagesAreHeldUnmarkedUnansweredAndReportedOnce() throws {
         let b = try box()
@@ -74,6 +83,16 @@ import Testing
         #expect(try b.bytes() == before, "a forged message changed the calendar")
         #expect(b.mailed() == mailedBefore, "coolcal mailed someone about a forgery")
         #expect(try b.new() == ["2.cancel", "3.update"], "held messages must stay unmarked for the person")
+
+        // Both wait in the inbox beside Alice's invitation, never over it.
+        let inbox = try Binary.run(["inbox", "--json", "--state", b.root + "/state"])
+        let entries = (try Binary.json(inbox.stdout)["invitations"] as? [[String: Any]] ?? [])
+            .map { ($0["id"] as? String ?? "", $0["held"] as? String, $0["kind"] as? String ?? "", $0["title"] as? String ?? "") }
+        #expect(entries.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1 ?? "-") \($0.2) \($0.3)" } == [
+            "\(T.uid) - invitation Planning",
+            "cancellation:\(T.uid) organizer changed cancellation Planning",
+            "update:\(T.uid) organizer changed invitation Planning",
+        ], "\(inbox.stdout)")
 
         let again = try b.merge()
         #expect(try b.outcomes(again).isEmpty, "held messages are reported once: \(again.stdout)")

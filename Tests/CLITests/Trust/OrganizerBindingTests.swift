@@ -123,6 +123,13 @@ import Testing
         #expect(forged.status == 1)
         #expect(forged.stdout.contains(": not from the organizer: mailed by mallory@evil.example"), "\(forged.stdout)")
         #expect(try b.bytes() == before)
+        // Listing the organizer beside himself in From does not make it the organizer's.
+        for from in ["Mallory <mallory@evil.example>, Alice <alice@example.org>", "Friends: alice@example.org; <mallory@evil.example>"] {
+            let listed = try b.accept(try b.file("listed.eml", Self.mail(Self.message(method: "CANCEL", sequence: 1), from: from, method: "CANCEL")))
+            #expect(listed.status == 1)
+            #expect(listed.stdout.contains(": not from the organizer: mailed by no single From address"), "\(listed.stdout)")
+            #expect(try b.bytes() == before)
+        }
         let delegate = try b.accept(try b.file("delegate.eml", Self.mail(Self.message(method: "CANCEL", sentBy: "assistant@example.org", sequence: 1),
                                                                          from: "Assistant <Assistant@Example.org>", method: "CANCEL")))
         #expect(delegate.status == 0, "\(delegate.stdout) \(delegate.stderr)")

@@ -47,17 +47,17 @@ import Testing
     @Test func quietTellsOnlyWhatNeedsAPerson() throws {
         let h = try home()
         let env = ["COOLCAL_STATE": h.state, "COOLCAL_SERVER": try downServer(h.dir), "COOLCAL_SERVER_TIMEOUT": "2"]
-        let first = run(["merge", "-q", "--spool", h.spool, h.calendar], env)
+        let first = run(["merge", "-q", "--me", "me@example.com", "--spool", h.spool, h.calendar], env)
         #expect(first.status == 0)
         // The accepted dentist says nothing; the reunion stayed busy.
         #expect(first.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)\n")
         // The answer waits for a server that is down: not yet worth a mail.
         #expect(first.err == "")
         #expect(run(["outbox"], env).out.hasPrefix("queued  accept 13"))
-        let later = run(["merge", "-q", "--spool", h.spool, h.calendar], env, at: Self.t0.addingTimeInterval(23 * 3600))
+        let later = run(["merge", "-q", "--me", "me@example.com", "--spool", h.spool, h.calendar], env, at: Self.t0.addingTimeInterval(23 * 3600))
         #expect(later.status == 0 && later.out == "" && later.err == "")
         // More than a day later it is.
-        let dayLater = run(["merge", "-q", "--spool", h.spool, h.calendar], env, at: Self.t0.addingTimeInterval(25 * 3600))
+        let dayLater = run(["merge", "-q", "--me", "me@example.com", "--spool", h.spool, h.calendar], env, at: Self.t0.addingTimeInterval(25 * 3600))
         #expect(dayLater.status == 0 && dayLater.out == "")
         #expect(dayLater.err.hasPrefix("coolcal: warning: 1 answer has waited in the outbox for more than 24 hours "
                                        + "(the oldest since 2026-03-02T00:00:00Z; last: "))
@@ -68,7 +68,7 @@ import Testing
         let h = try home()
         let server = try downServer(h.dir)
         let env = ["COOLCAL_STATE": h.state, "COOLCAL_SERVER": server, "COOLCAL_SERVER_TIMEOUT": "2"]
-        let run = run(["merge", "--spool", h.spool, h.calendar], env)
+        let run = run(["merge", "--me", "me@example.com", "--spool", h.spool, h.calendar], env)
         #expect(run.status == 0)
         #expect(run.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)\n"
                 + "accepted  2.json  Dentist  2022-08-23T16:00:00Z  (0 conflicts; written to \(h.calendar))\n")
@@ -80,7 +80,7 @@ import Testing
         let config = h.dir.appendingPathComponent("config/coolcal")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         // `~/` is HOME, as in a crontab.
-        try Data("spool = ~/spool\ncalendar = ~/work.ics\ncalendar = \(Self.samples.path)/family.ics\n".utf8)
+        try Data("me = me@example.com\nspool = ~/spool\ncalendar = ~/work.ics\ncalendar = \(Self.samples.path)/family.ics\n".utf8)
             .write(to: config.appendingPathComponent("config"))
         let env = ["COOLCAL_STATE": h.state, "HOME": h.dir.path, "XDG_CONFIG_HOME": h.dir.appendingPathComponent("config").path]
         let merged = run(["merge", "-q"], env)
@@ -110,6 +110,10 @@ import Testing
         let noCalendar = run(["merge", "--spool", h.spool], env)
         #expect(noCalendar.status == 64)
         #expect(noCalendar.err.hasPrefix("coolcal: error: missing a calendar (name one, or add 'calendar = PATH' to the config file)\n"))
+        // With spool and calendar but no `me`: 78, naming the key.
+        let noMe = run(["merge", "--spool", h.spool, h.calendar], env)
+        #expect(noMe.status == 78)
+        #expect(noMe.err.hasPrefix("coolcal: error: merge: no 'me' set: merge answers only invitations addressed to you; add 'me = ADDRESS' to the config file (or give --me ADDRESS)\n"))
         // Nothing was read or moved.
         #expect(try FileManager.default.contentsOfDirectory(atPath: h.spool).sorted() == ["1.json", "2.json"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: h.calendar)) == before)

@@ -38,12 +38,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StateStore(directory: dir)
         let now = Date(timeIntervalSince1970: 1000)
-        #expect(try store.maildirOutcome(maildir: "/m", key: "mid:a@x") == nil)
-        #expect(try store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .accepted, inviteID: "u", at: now))
-        #expect(try !store.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .declined, inviteID: "u", at: now))
-        #expect(try store.maildirOutcome(maildir: "/m", key: "mid:a@x") == "accepted")
+        #expect(try store.spools.maildirOutcome(maildir: "/m", key: "mid:a@x") == nil)
+        #expect(try store.spools.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .accepted, inviteID: "u", at: now))
+        #expect(try !store.spools.recordMaildirMessage(maildir: "/m", key: "mid:a@x", outcome: .declined, inviteID: "u", at: now))
+        #expect(try store.spools.maildirOutcome(maildir: "/m", key: "mid:a@x") == "accepted")
         // Another Maildir has its own record.
-        #expect(try store.maildirOutcome(maildir: "/other", key: "mid:a@x") == nil)
-        #expect(try store.maildirCount(maildir: "/m") == 1)
+        #expect(try store.spools.maildirOutcome(maildir: "/other", key: "mid:a@x") == nil)
+        #expect(try store.spools.maildirCount(maildir: "/m") == 1)
     }
 }

@@ -3,7 +3,9 @@ import CoolcalModel
 
 /// What `merge` has processed in a Maildir it must not change: the messages are
 /// remembered here (by Message-ID, else a content hash), keyed by the Maildir's real path.
-extension StateStore {
+public struct SpoolMemory {
+    let database: SQLiteDatabase
+
     /// The outcome recorded for this message of this Maildir, or nil when it is new.
     public func maildirOutcome(maildir: String, key: String) throws -> String? {
         try database.transaction(.deferred) {
@@ -33,4 +35,9 @@ extension StateStore {
                 .row([.text(maildir)]) { $0.int(0) } ?? 0)
         }
     }
+}
+
+extension StateStore {
+    /// What merge remembers of the spools it must not change.
+    public var spools: SpoolMemory { SpoolMemory(database: database) }
 }
