@@ -132,10 +132,10 @@ failed    0003.json" "$(cat "$tmp/rc" "$tmp/out")"
   same "cron line, run again: exit 0, nothing printed (all answered)" "0||" "$(cat "$tmp/rc")|$(cat "$tmp/out")|$(cat "$tmp/err")"
   # The unit's ExecStart (no operands): the spool and calendar from the config file.
   mkdir -p "$home/.config/coolcal"
-  printf 'spool = ~/.local/share/coolcal/spool\ncalendar = ~/calendars/work.ics\n' >"$home/.config/coolcal/config"
+  printf 'me = me@example.com\nspool = ~/.local/share/coolcal/spool\ncalendar = ~/calendars/work.ics\n' >"$home/.config/coolcal/config"
   cp samples/invite.json "$spool/0004.json"
   cmd="$l/usr/local/bin/coolcal merge -q"; cron
-  same "ExecStart 'coolcal merge -q' takes spool and calendar from the config" \
+  same "ExecStart 'coolcal merge -q' takes me, spool and calendar from the config" \
 "0
 busy      0004.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)" "$(cat "$tmp/rc" "$tmp/out")"
 fi
