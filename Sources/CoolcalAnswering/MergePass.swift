@@ -93,6 +93,14 @@ struct MergePass {
                 if let settled = try answer(file, name: name) { settlements.append(settled) }
             }
         }
+        // An answer a later message of the same event overtook in this run is not mailed
+        // (a REQUEST its CANCEL follows, a version its update follows).
+        var appliedLater = Set<String>()
+        for i in settlements.indices.reversed() {
+            guard let invite = settlements[i].item.invite else { continue }
+            settlements[i].superseded = appliedLater.contains(invite.id.text)
+            if [.accepted, .declined, .cancelled].contains(settlements[i].item.outcome) { appliedLater.insert(invite.id.text) }
+        }
     }
 
     /// An invitation answered by policy; nil (and `failure` set) when its write failed.
@@ -108,9 +116,18 @@ struct MergePass {
         if run.policy == .report {
             item.outcome = report.free ? .free : .busy
             item.reportOnly = true
+            if let held = held(file) {
+                item.outcome = .held
+                item.write = held
+            }
         } else if let held = held(file) {
             item.outcome = .held
             item.write = held
+            item.target = target
+        } else if let cancelled = try cancelledBefore(file) {
+            // Its organizer cancelled it, in a later version, before it came.
+            item.outcome = .ignored
+            item.write = cancelled
             item.target = target
         } else if accept, let batch {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
@@ -146,8 +163,8 @@ struct MergePass {
             settled.conflicts = report
         }
         let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
-        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason] in
-            if let state, update {
+        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason] mail in
+            if let state, update, outcome != .ignored {
                 // An update in the inbox: the organizer's own under its UID; a held one beside it.
                 var summary = invite.summary
                 if held != nil { summary.id = "update:" + summary.id }
@@ -161,8 +178,8 @@ struct MergePass {
                 try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
                                            store: state, settings: settings)
             }
-            if run.reply, let mail = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
-                try run.store.queue(mail, responseKey: recorded.key, inviteID: invite.id.text, state)
+            if run.reply && mail, let reply = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
+                try run.store.queue(reply, responseKey: recorded.key, inviteID: invite.id.text, state)
             }
         }
         return settled
@@ -187,12 +204,19 @@ struct MergePass {
             outcome = .unchanged
         }
         let code: OutcomeCode = outcome.heldReason != nil ? .held : outcome.isStale ? .ignored : .cancelled
-        let item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
+        var item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
                              target: batch == nil ? nil : target)
+        item.reportOnly = batch == nil
         var settled = Settlement(item: item, written: batch != nil && code != .held)
+        if let state, batch != nil, let tombstone = tombstone(file, outcome) {
+            settled.record = { [settings] _ in
+                try state.tombstones.record(uid: tombstone.uid, organizer: tombstone.organizer, sequence: tombstone.version.sequence,
+                                            stamp: tombstone.version.stamp, at: settings.now)
+            }
+        }
         if let state, let held = outcome.heldReason {
             // In the inbox for the person, under its own entry (the invitation keeps its own).
-            settled.record = { [settings] in
+            settled.record = { [settings] _ in
                 var summary = file.invite.summary
                 summary.id = InboxKind.cancellation.rawValue + ":" + summary.id
                 try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
@@ -258,8 +282,11 @@ struct Settlement {
     var written: Bool
     /// Said on stderr when it is reported (why it could not be read).
     var warning: String?
-    /// Its part of the state (answer, outbox, written event), recorded with the others'.
-    var record: () throws -> Void = {}
+    /// Its part of the state (answer, outbox, written event), recorded with the others';
+    /// given false, no answer is mailed (a later message of the run superseded it).
+    var record: (Bool) throws -> Void = { _ in }
+    /// A later message of the same event in this run was applied: nothing is mailed for this one.
+    var superseded = false
     /// What the spool keeps of it; nil: it stays (`--policy report`).
     var finished: MergeFinished?
     /// The conflicts its note reports (an answered invitation's).

@@ -53,7 +53,8 @@ package struct MergeRun {
         let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
                                           state: { try store.open() })
         defer { spool.unlock() }
-        let items = try spool.items(floatingZone: settings.zone, diagnostics: diagnostics)
+        // Protocol order, not directory order: a CANCEL in new/ after the REQUEST in cur/.
+        let items = ProtocolOrder.sorted(try spool.items(floatingZone: settings.zone, diagnostics: diagnostics))
         TestHook.pause(at: "merge-after-listing")
         listed()
         diagnostics.note("\(spoolDirectory): \(items.count) invitation\(items.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
@@ -106,7 +107,7 @@ package struct MergeRun {
         // remembering what a CalDAV server holds asks the server), then the invitations
         // leave the spool: a crash in between leaves them pending, to be answered again,
         // idempotently.
-        let record = { for settlement in settled { try settlement.record() } }
+        let record = { for settlement in settled { try settlement.record(!settlement.superseded) } }
         if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
         TestHook.pause(at: "merge-before-remember")
         try spool.finish(settled.compactMap(\.finished))

@@ -20,12 +20,13 @@ package struct MergeText {
     package mutating func add(_ item: MergeItem) -> String? {
         let detail = Self.detail(item)
         guard json else {
-            let padded = item.outcome.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+            let word = Self.word(item)
+            let padded = word.padding(toLength: max(9, word.count), withPad: " ", startingAt: 0)
             // A held one says why in a word and where the person finds it (`detail` in JSON says more).
             let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? detail
             return item.invite.map { "\(padded) \(item.name)  \($0.title)  \($0.start.jsonString)  (\(said))" } ?? "\(padded) \(item.name)"
         }
-        var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(item.outcome.rawValue))]
+        var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(Self.word(item)))]
         if let invite = item.invite {
             fields += [
                 ("id", .string(invite.id.text)), ("title", .string(invite.title)),
@@ -48,6 +49,17 @@ package struct MergeText {
 
     package func document(_ spool: String) -> String {
         JSONWriter.string(.object([("spool", .string(spool)), ("outcomes", .array(outcomes))]))
+    }
+
+    /// The outcome as said: `--policy report` did nothing, so it says what it would do
+    /// with a cancellation or a message it would hold (`would cancel`, `would hold`).
+    package static func word(_ item: MergeItem) -> String {
+        guard item.reportOnly else { return item.outcome.rawValue }
+        switch item.outcome {
+        case .cancelled: return "would cancel"
+        case .held: return "would hold"
+        default: return item.outcome.rawValue
+        }
     }
 
     /// RFC 9671's word for what was done (its `processcalendar` outcomes): `added` (a new

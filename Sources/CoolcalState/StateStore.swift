@@ -276,6 +276,15 @@ public final class StateStore {
             since REAL NOT NULL
         );
         """,
+        """
+        CREATE TABLE tombstones (
+            uid TEXT PRIMARY KEY NOT NULL,
+            organizer TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            stamp INTEGER NOT NULL,
+            cancelled_at REAL NOT NULL
+        );
+        """,
     ]
 
     /// Runs `body`'s writes to the state as one transaction: one commit, one sync, for
