@@ -61,7 +61,7 @@ struct MergePass {
         // stored event goes in once decided (`answer`): a forgery must not replace the
         // organizer's invitation there.
         try inbox.together {
-            for case .success(let file) in invites where !file.invite.isCancellation
+            for case .success(let file) in invites where !file.invite.isCancellation && !file.invite.isReply
                 && !(file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) {
                 try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
@@ -87,6 +87,8 @@ struct MergePass {
                     settled.finished = MergeFinished(name: name, failed: true, outcome: .failed, note: "\(error)\n")
                 }
                 settlements.append(settled)
+            case .success(let file) where file.invite.isReply:
+                if let settled = try reply(file, name: name) { settlements.append(settled) }
             case .success(let file) where file.invite.isCancellation:
                 if let settled = try cancel(file, name: name) { settlements.append(settled) }
             case .success(let file):

@@ -12,7 +12,8 @@ package enum ITIPInvite {
 
     /// The invitation and the calendar libical read it from (whose zones the message
     /// that is written back needs).
-    package static func read(_ data: Data, file: String, floatingZone: TimeZone) throws -> (invite: Invite, calendar: ICalCalendar) {
+    package static func read(_ data: Data, file: String, floatingZone: TimeZone,
+                             acceptingReplies: Bool = false) throws -> (invite: Invite, calendar: ICalCalendar) {
         let calendar: ICalCalendar
         do {
             calendar = try ICalReader.read(data, file: file)
@@ -21,6 +22,8 @@ package enum ITIPInvite {
         }
         switch calendar.method {
         case nil, "REQUEST", "PUBLISH", "CANCEL":
+            break
+        case "REPLY" where acceptingReplies:
             break
         case let method?:
             throw InviteError(file: file, message: "METHOD:\(PrintableText.clean(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
@@ -39,9 +42,11 @@ package enum ITIPInvite {
         if let sequence = ITIPInvite.badSequence(data) {
             throw InviteError(file: file, message: "SEQUENCE:\(PrintableText.clean(sequence, keepNewlines: false)) is not a whole number from 0 to 2147483647")
         }
-        // A cancellation of one instance may name it by RECURRENCE-ID alone.
+        // A cancellation of one instance may name it by RECURRENCE-ID alone; a reply may
+        // name no time at all (it is placed at its DTSTAMP, for the inbox).
         let cancelled = calendar.method == "CANCEL" && event.start == nil ? event.recurrenceID : nil
-        guard let dtstart = cancelled ?? event.start, dtstart.fields.isValid else {
+        let replied = calendar.method == "REPLY" && event.start == nil ? event.recurrenceID ?? event.stamp : nil
+        guard let dtstart = cancelled ?? replied ?? event.start, dtstart.fields.isValid else {
             throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
         }
         for (name, value) in [("DTSTART", event.start), ("DTEND", event.end)] {
@@ -88,7 +93,7 @@ package enum ITIPInvite {
                             method: calendar.method)
         }
         invite.organizer = event.organizer.map(CalendarAddress.normalized)
-        if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" {
+        if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" && calendar.method != "REPLY" {
             var instances = expand(calendar, uid: uid, from: start, days: horizonDays, file: file, floatingZone: floatingZone)
             if instances.isEmpty {
                 // Every instance of the first 90 days excluded or cancelled: the next one.

@@ -34,6 +34,9 @@ public struct Invite: Equatable, Sendable {
 
     /// An iTIP `METHOD:CANCEL`: the organizer called the event off.
     public var isCancellation: Bool { method == "CANCEL" }
+    /// An iTIP `METHOD:REPLY`: an attendee's answer to an event the user organises (read
+    /// only from a `merge` spool).
+    public var isReply: Bool { method == "REPLY" }
 
     /// A recurring iTIP invitation's instances within `ITIPInvite.horizonDays` of
     /// the first (the first is `start`/`end`); empty for a single invitation.

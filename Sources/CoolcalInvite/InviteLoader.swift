@@ -65,13 +65,14 @@ public enum InviteLoader {
         }
     }
 
-    /// `open` of bytes already read; `name` is what messages call them.
-    public static func open(_ data: Data, name: String, floatingZone: TimeZone) throws -> InvitationFile {
+    /// `open` of bytes already read; `name` is what messages call them. With
+    /// `acceptingReplies` (a `merge` spool), a `METHOD:REPLY` is read too (`Invite.isReply`).
+    public static func open(_ data: Data, name: String, floatingZone: TimeZone, acceptingReplies: Bool = false) throws -> InvitationFile {
         let (data, mail) = try unwrap(data, name: name)
         guard try isICalendar(data, name: name) else {
             return InvitationFile(invite: try payload(data, name: name), message: nil, text: data)
         }
-        var (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone)
+        var (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone, acceptingReplies: acceptingReplies)
         invite.mail = mail
         guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil, text: data) }
         do {

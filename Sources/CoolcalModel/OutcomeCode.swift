@@ -16,6 +16,11 @@ public enum OutcomeCode: String, Equatable, Sendable, CaseIterable {
     case failed
     /// Not for coolcal to decide alone (`HeldReason`): kept for the person.
     case held
+    /// An attendee's reply applied to the event the user organises.
+    case updated
+    /// Nothing to do: a reply for an event the user does not organise, or one the event
+    /// already says.
+    case noAction = "no action"
     /// Maildir messages that were no invitation to answer.
     case notAMessage = "not-a-message"
     case noInvitation = "no-invitation"

@@ -89,6 +89,11 @@ package struct MergeText {
         if let error = item.error { return error }
         if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
         guard let n = item.conflicts else {
+            if item.invite?.isReply == true {
+                guard let write = item.write, let target = item.target else { return "a reply" }
+                if write == .absent { return "no event of yours with this UID in \(target.shown)" }
+                return write.describe(target.shown)
+            }
             guard let write = item.write, let target = item.target else { return "a cancellation" }
             return write.describe(target.shown)
         }

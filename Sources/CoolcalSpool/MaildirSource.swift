@@ -80,11 +80,11 @@ package final class MaildirSource: MergeSource {
                 continue
             }
             let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {
-                var file = try InviteLoader.open(found.calendar, name: path, floatingZone: floatingZone)
+                var file = try InviteLoader.open(found.calendar, name: path, floatingZone: floatingZone, acceptingReplies: true)
                 file.invite.mail = found.headers
                 return file
             }
-            if case .success(let file) = loaded, isPast(file.invite, zone: floatingZone) {
+            if case .success(let file) = loaded, !file.invite.isReply, isPast(file.invite, zone: floatingZone) {
                 diagnostics.note("\(path): skipped: the event is over")
                 if mark { _ = try maildir.markSeen(message) }
                 try remember(key: key, outcome: .past, inviteID: file.invite.id.text)

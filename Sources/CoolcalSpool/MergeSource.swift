@@ -108,7 +108,7 @@ package final class PlainSource: MergeSource {
                 continue
             }
             keys[name] = key
-            items.append(SpoolItem(name: name, loaded: Result { try InviteLoader.open(data, name: InputFile.displayName(path), floatingZone: floatingZone) }))
+            items.append(SpoolItem(name: name, loaded: Result { try InviteLoader.open(data, name: InputFile.displayName(path), floatingZone: floatingZone, acceptingReplies: true) }))
         }
         return items
     }

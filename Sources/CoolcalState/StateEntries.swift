@@ -57,7 +57,7 @@ public struct InboxEntry: Equatable, Sendable {
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer):
     /// what `inbox --unanswered` lists and `review` walks.
-    public var isUnanswered: Bool { answer == nil || answer == .comment }
+    public var isUnanswered: Bool { kind != .reply && (answer == nil || answer == .comment) }
 }
 
 /// Where an answer stands with the server.

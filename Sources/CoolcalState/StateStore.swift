@@ -285,6 +285,15 @@ public final class StateStore {
             cancelled_at REAL NOT NULL
         );
         """,
+        """
+        CREATE TABLE reply_versions (
+            uid TEXT NOT NULL,
+            attendee TEXT NOT NULL,
+            sequence INTEGER NOT NULL,
+            stamp INTEGER NOT NULL,
+            PRIMARY KEY (uid, attendee)
+        );
+        """,
     ]
 
     /// Runs `body`'s writes to the state as one transaction: one commit, one sync, for

@@ -1,0 +1,79 @@
+import CoolcalCalDAV
+import CoolcalICal
+import CoolcalInvite
+import CoolcalModel
+import CoolcalSpool
+import CoolcalState
+import CoolcalWriting
+
+/// The organizer's side (RFC 5546 §3.2.3): an attendee's `METHOD:REPLY` in the spool
+/// updates that attendee's answer in the event the user organises (`ReplyChange`), and
+/// is listed in the inbox ("Bob accepted Team sync"). It is never a failure and never
+/// mailed about: a reply to an event the user does not organise is `no action`, quiet;
+/// one from someone not invited, or mailed by someone else, is held.
+extension MergePass {
+    mutating func reply(_ file: InvitationFile, name: String) throws -> Settlement? {
+        let settings = run.store.settings
+        guard let message = file.message else { return nil }
+        let change = ReplyChange(message: message, me: settings.me, sender: CalendarAddress.sender(of: file.invite.mail))
+        let version = ProtocolOrder.version(file)?.version
+        var item = MergeItem(name: name, outcome: .noAction, invite: file.invite, target: target)
+        if batch == nil {
+            item.reportOnly = true
+        } else if let held = failedAuthentication(file) {
+            item.outcome = .held
+            item.write = held
+        } else if let answer = change.answer, let version, let state,
+                  let last = try state.replyVersions.find(uid: message.uid, attendee: answer.attendee),
+                  version.sequence < last.sequence || (version.sequence == last.sequence && version.stamp < last.stamp) {
+            item.outcome = .ignored
+            item.write = .stale("an older reply of \(answer.attendee) than one applied before")
+        } else if let batch {
+            do {
+                let written = try batch.apply(change)
+                item.write = written
+                switch written {
+                case .updated: item.outcome = .updated
+                case .held: item.outcome = .held
+                case .stale: item.outcome = .ignored
+                default: item.outcome = .noAction
+                }
+            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+                settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
+                failure = error
+                return nil
+            }
+        }
+        var settled = Settlement(item: item, written: item.outcome == .updated)
+        guard batch != nil else { return settled }
+        settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome,
+                                         note: run.notes.cancelled(item.outcome, item.write ?? .absent, target, settings.now))
+        // The organizer's copy answers for it: only a reply to an event of mine is news.
+        let mine = item.write != nil && item.write != .absent
+        settled.record = { [state, outcome = item.outcome, held = item.write?.heldReason] _ in
+            guard let state, mine, let answer = change.answer else { return }
+            if outcome == .updated || outcome == .noAction, let version {
+                try state.replyVersions.record(uid: message.uid, attendee: answer.attendee, sequence: version.sequence, stamp: version.stamp)
+            }
+            var summary = file.invite.summary
+            summary.id = "reply:\(message.uid):\(answer.attendee):\(version?.stamp ?? 0)"
+            summary.kind = .reply
+            summary.organizer = answer.attendee
+            summary.title = "\(answer.attendee) \(Self.verb(answer.partstat)) \(file.invite.title)"
+            try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            if let held { try state.senders.markHeld(id: summary.id, held) }
+        }
+        return settled
+    }
+
+    /// "accepted", "declined", "tentatively accepted", "delegated" for a PARTSTAT.
+    static func verb(_ partstat: String) -> String {
+        switch partstat {
+        case "ACCEPTED": return "accepted"
+        case "DECLINED": return "declined"
+        case "TENTATIVE": return "tentatively accepted"
+        case "DELEGATED": return "delegated"
+        default: return "answered (\(partstat.lowercased()))"
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import CoolcalICal
+import CoolcalModel
+
+/// An attendee's `METHOD:REPLY` applied to the organizer's copy (RFC 5546 §3.2.3): in
+/// the stored blocks of an event the owner organises, that attendee's `PARTSTAT` is set
+/// to the reply's — one line rewritten (`AttendeeEdit`), every other byte kept. A reply
+/// for one instance (`RECURRENCE-ID`) edits only that instance's stored override.
+/// Trust: the mail must come from the attendee who answers, and that attendee must be
+/// in the event (else `uninvited attendee`: RFC 5546's party crasher is never added).
+/// A reply to an older SEQUENCE than the stored one changes nothing.
+package struct ReplyChange: CalendarChange {
+    package let message: ITIPMessage
+    /// The owner's addresses: only an event whose ORGANIZER is one of them is changed.
+    package let me: [String]
+    /// The mail's From, normalized ("" when it named no single address); nil when the
+    /// reply did not come by mail.
+    package let sender: String?
+
+    package init(message: ITIPMessage, me: [String], sender: String?) {
+        self.message = message
+        self.me = me
+        self.sender = sender
+    }
+
+    package var uid: String { message.uid }
+
+    /// The answering attendee and the answer: the reply's first ATTENDEE.
+    package var answer: (attendee: String, partstat: String)? {
+        guard let event = message.versions.first, let attendee = event.attendees.first else { return nil }
+        return (CalendarAddress.normalized(attendee.address), (attendee.partstat ?? "NEEDS-ACTION").uppercased())
+    }
+
+    package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
+        let mine = Set(me.map(CalendarAddress.normalized))
+        let stored = text.blocks(uid: uid).filter { $0.event.organizer.map { mine.contains(CalendarAddress.normalized($0)) } ?? false }
+        let instance = message.versions.first?.recurrenceID
+        let targets = stored.filter { block in
+            guard let instance else { return block.event.recurrenceID == nil }
+            return block.event.recurrenceID.map { $0.fields == instance.fields } ?? false
+        }
+        guard !targets.isEmpty, let answer else { return (nil, .absent) }
+        if let sender, sender != answer.attendee {
+            return (nil, .held(.notFromOrganizer, "mailed by \(sender.isEmpty ? "no single From address" : sender); the reply is \(answer.attendee)'s"))
+        }
+        let offered = message.version.sequence
+        if let current = targets.compactMap(\.event.sequence).max(), offered < current {
+            return (nil, .stale("a reply to SEQUENCE \(offered); the event is at SEQUENCE \(current)"))
+        }
+        var edits: [(range: Range<Int>, bytes: [UInt8])] = []
+        var invited = false
+        for block in targets {
+            switch AttendeeEdit.setting(partstat: answer.partstat, for: [answer.attendee], in: Array(text.bytes[block.range])) {
+            case .edited(let new):
+                invited = true
+                edits.append((block.range, new))
+            case .unchanged: invited = true
+            case .notAnAttendee: break
+            }
+        }
+        guard invited else {
+            return (nil, .held(.uninvitedAttendee, "\(answer.attendee) is not an attendee of the event"))
+        }
+        guard !edits.isEmpty else { return (nil, .unchanged) }
+        guard let edited = Splice(base: text.bytes, cuts: edits) else {
+            throw ICalError(file: file, message: "the stored blocks of \(uid) overlap; not modified")
+        }
+        return (edited, .updated)
+    }
+
+    package func preview(lineEnding: String) -> String { "" }
+}
