@@ -77,8 +77,11 @@ package struct ITIPChange: CalendarChange {
                     }
                     return (text.replacing(storedMasters.map(\.range), with: normalized(zones + copy.events[index], ending)), .updated)
                 case .newer:
-                    // A whole-series version replaces every stored component of the UID.
-                    return (text.replacing(stored.map(\.range), with: normalized(zones + copy.events.joined(), ending)), .updated)
+                    // A whole-series version replaces the stored series and each stored
+                    // instance that is not newer than it (RFC 5546 §2.1.5 orders each
+                    // instance by its own SEQUENCE): a newer override stays, and wins over
+                    // the message's own copy of that instance if that one is older.
+                    return (try seriesUpdate(master, stored, offered, copy.events, zones, text, calendar), .updated)
                 }
             }
             // Only instances were stored (they came first): the series goes in, and a
@@ -116,6 +119,35 @@ package struct ITIPChange: CalendarChange {
         }
         if fresh.isEmpty { return (nil, staleReason.map(WriteOutcome.stale) ?? .unchanged) }
         return (text.replacing(replaced, with: normalized(zones + fresh.joined(), ending)), .updated)
+    }
+
+    /// A newer series over the stored components: the stored series and every stored
+    /// instance not newer than what the message says of it (its own copy of that
+    /// instance, else its series) are replaced by the message's components, minus its
+    /// copies of instances the calendar holds newer.
+    private func seriesUpdate(_ master: ICalEvent, _ stored: [EventBlock], _ offered: [ICalEvent], _ bodies: [String],
+                              _ zones: String, _ text: CalendarText, _ calendar: ICalCalendar) throws -> Splice? {
+        var newestStored: [InstanceKey: EventBlock] = [:]
+        for block in stored {
+            guard block.event.recurrenceID != nil, let k = key(block.event.recurrenceID, calendar.zones) else { continue }
+            if let other = newestStored[k], ITIPChange.order(block.event, other.event) != .newer { continue }
+            newestStored[k] = block
+        }
+        var sent: [InstanceKey: ICalEvent] = [:]
+        var body: [String] = []
+        for (version, text) in zip(offered, bodies) {
+            if let k = key(version.recurrenceID, message.zones) {
+                if let held = newestStored[k], ITIPChange.order(held.event, version) == .newer { continue }
+                sent[k] = version
+            }
+            body.append(text)
+        }
+        let replaced = stored.filter { block in
+            guard block.event.recurrenceID != nil, let k = key(block.event.recurrenceID, calendar.zones) else { return true }
+            if let newest = newestStored[k], newest.range != block.range { return true }
+            return ITIPChange.order(block.event, sent[k] ?? master) != .newer
+        }
+        return text.replacing(replaced.map(\.range), with: normalized(zones + body.joined(), text.lineEnding))
     }
 
     /// Changing your mind: the owner's `PARTSTAT=DECLINED` set in every stored block of
