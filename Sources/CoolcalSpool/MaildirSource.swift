@@ -24,6 +24,8 @@ package final class MaildirSource: MergeSource {
     private let lock: FileLock
     /// For each item name: its message and the key it is remembered by.
     private var pending: [String: (message: Maildir.Message, key: String, inviteID: String?)] = [:]
+    /// For each item name: the key its file name is remembered by.
+    private var names: [String: String] = [:]
 
     package var directory: String { maildir.directory }
 
@@ -45,6 +47,9 @@ package final class MaildirSource: MergeSource {
                 continue
             }
             let path = directory + "/" + message.name
+            // A message remembered by its name (the part before `:2,`) is not even opened.
+            let nameKey = "name:" + Self.baseName(message.name)
+            if try store.spools.maildirOutcome(maildir: realPath, key: nameKey) != nil { continue }
             let data: Data
             do {
                 data = try InviteLoader.data(path)
@@ -55,6 +60,7 @@ package final class MaildirSource: MergeSource {
             }
             guard MessageReader.isMessage(data) else {
                 try remember(key: "sha256:" + MessageReader.sha256(data), outcome: .notAMessage, inviteID: nil)
+                try remember(key: nameKey, outcome: .notAMessage, inviteID: nil)
                 continue
             }
             let found: MailInvitation
@@ -68,15 +74,20 @@ package final class MaildirSource: MergeSource {
                 if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil { continue }
                 if error.message.hasPrefix("no calendar invitation") {
                     try remember(key: key, outcome: .noInvitation, inviteID: nil)
+                    try remember(key: nameKey, outcome: .noInvitation, inviteID: nil)
                     continue
                 }
                 found = MailInvitation(calendar: Data(), headers: error.headers ?? MailHeaders(), partType: "")
                 headers = error.headers
                 failure = InviteError(file: path, message: error.message)
             }
-            let key = Self.key(headers, data)
-            if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil {
+            let key = Self.key(headers, data, calendar: failure == nil ? found.calendar : nil)
+            // (Before coolcal 0.9 a message was remembered by its Message-ID alone.)
+            let legacy = Self.key(headers, data)
+            if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil
+                || (legacy != key && store.spools.maildirOutcome(maildir: realPath, key: legacy) != nil) {
                 diagnostics.note("\(path): skipped: processed by an earlier merge")
+                try remember(key: nameKey, outcome: .noInvitation, inviteID: nil)
                 continue
             }
             let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {
@@ -88,9 +99,11 @@ package final class MaildirSource: MergeSource {
                 diagnostics.note("\(path): skipped: the event is over")
                 if mark { _ = try maildir.markSeen(message) }
                 try remember(key: key, outcome: .past, inviteID: file.invite.id.text)
+                try remember(key: nameKey, outcome: .past, inviteID: file.invite.id.text)
                 continue
             }
             pending[message.name] = (message, key, try? loaded.get().invite.id.text)
+            names[message.name] = nameKey
             items.append(SpoolItem(name: message.name, loaded: loaded))
         }
         return items
@@ -102,6 +115,7 @@ package final class MaildirSource: MergeSource {
         // are idempotent), never loses it. A held one is never marked: it is the person's.
         if mark && !failed && outcome != .held { _ = try maildir.markSeen(entry.message) }
         try remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID)
+        if let nameKey = names[name] { try remember(key: nameKey, outcome: failed ? .failed : outcome, inviteID: entry.inviteID) }
     }
 
     package func unlock() { lock.unlock() }
@@ -110,10 +124,20 @@ package final class MaildirSource: MergeSource {
         try store.spools.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
     }
 
-    /// `mid:` and the Message-ID, else `sha256:` and the hash of the bytes.
-    package static func key(_ headers: MailHeaders?, _ data: Data) -> String {
-        if let id = headers?.messageID, !id.isEmpty { return "mid:" + id }
+    /// `mid:` and the Message-ID — with `#` and the SHA-256 of its calendar part when it has
+    /// one (two invitations under one Message-ID are two messages) — else `sha256:` and the
+    /// hash of the bytes.
+    package static func key(_ headers: MailHeaders?, _ data: Data, calendar: Data? = nil) -> String {
+        if let id = headers?.messageID, !id.isEmpty {
+            return "mid:" + id + (calendar.map { "#" + MessageReader.sha256($0) } ?? "")
+        }
         return "sha256:" + MessageReader.sha256(data)
+    }
+
+    /// A Maildir file name without its info part (`:2,FLAGS`), which the mail client changes.
+    package static func baseName(_ name: String) -> String {
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        return file.split(separator: ":", maxSplits: 1).first.map(String.init) ?? file
     }
 
     /// Every instance ended before now.

@@ -140,6 +140,27 @@ import Testing
         #expect(b.text() == before)
     }
 
+    /// A message is its Message-ID and its calendar part: two invitations that share a
+    /// Message-ID (Google's and Outlook.com's test mails do) are both answered. A message
+    /// remembered is known by its file name next time, not opened again.
+    @Test func oneMessageIDTwoInvitations() throws {
+        let b = try box()
+        let first = String(decoding: Self.message(method: "REQUEST", sequence: 0, stamp: "20250303T090000Z", uid: "one@example.org"), as: UTF8.self)
+        let second = String(decoding: Self.message(method: "REQUEST", sequence: 0, stamp: "20250303T090000Z", uid: "two@example.org",
+                                                   start: "20250321T100000Z"), as: UTF8.self)
+        #expect(first.contains("Message-ID: <REQUEST-0-20250303T090000Z@example.org>") && second.contains("Message-ID: <REQUEST-0-20250303T090000Z@example.org>"))
+        try b.put("new", "1.one", Data(first.utf8))
+        let run = b.merge(me: "me@example.com", ["--accept-from", "alice@example.org"])
+        #expect(b.outcomes(run) == ["new/1.one accepted"], "\(run.out)\(run.err)")
+        // The second, under the same Message-ID, in a later run.
+        try b.put("new", "2.two", Data(second.utf8))
+        let later = b.merge(me: "me@example.com", ["--accept-from", "alice@example.org"])
+        #expect(b.outcomes(later) == ["new/2.two accepted"], "\(later.out)\(later.err)")
+        let again = b.merge(me: "me@example.com", ["-v", "--accept-from", "alice@example.org"])
+        #expect(b.outcomes(again).isEmpty)
+        #expect(!again.err.contains("processed by an earlier merge"), "a remembered message was opened again: \(again.err)")
+    }
+
     /// The corpus's Outlook chains, in the adverse folders: `cmp__test-01` (CANCEL with a
     /// higher SEQUENCE) and `cmp__test-11` (a CANCEL that keeps the SEQUENCE, later DTSTAMP).
     @Test(arguments: [("cmp__test-01-1.eml", "cmp__test-01-2.eml", "brechtel@med.uni-frankfurt.de"),
