@@ -24,6 +24,7 @@ package struct InboxText {
             var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
             if let held = e.held { line += "  held: \(e.kind == .invitation ? "" : e.kind.rawValue + ", ")\(held.rawValue)" }
+            if let said = InboxText.stateWords(e.state) { line += "  (\(said))" }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
         out += dates.zoneLine + "\n"
@@ -41,6 +42,17 @@ package struct InboxText {
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
             + (e.held.map { "  held for you: \($0.rawValue) (a \(e.kind.rawValue); accept N or decline N decides)\n" } ?? "")
+            + (InboxText.stateWords(e.state).map { "  \($0)\n" } ?? "")
+    }
+
+    /// What a line says of an entry whose event moved on; nil for the current word.
+    package static func stateWords(_ state: InboxState) -> String? {
+        switch state {
+        case .current: return nil
+        case .updated: return "updated since you answered"
+        case .cancelled: return "cancelled by the organizer"
+        case .superseded: return "superseded"
+        }
     }
 
     /// How an answer is marked, in `inbox` and `responses`.
@@ -94,6 +106,7 @@ package struct InboxText {
         // Why merge held it for the person (null once answered), and what it is.
         fields.append(("held", e.held.map { .string($0.rawValue) } ?? .null))
         fields.append(("kind", .string(e.kind.rawValue)))
+        fields.append(("state", .string(e.state.rawValue)))
         return .object(fields)
     }
 

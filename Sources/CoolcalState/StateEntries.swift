@@ -52,8 +52,11 @@ public struct InboxEntry: Equatable, Sendable {
     /// Why `merge` held it for the person; nil once it is answered, or when it was not held.
     public var held: HeldReason? = nil
     public var kind: InboxKind = .invitation
-    /// Its ORGANIZER's address, normalized; nil when it has none (a push payload).
+    /// Its ORGANIZER's address, normalized; nil when it has none (a push payload). For a
+    /// reply, the attendee who answered.
     public var organizer: String? = nil
+    /// Where its event stands now.
+    public var state: InboxState = .current
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer):
     /// what `inbox --unanswered` lists and `review` walks.

@@ -55,12 +55,14 @@ extension StateStore {
     public func inbox() throws -> [InboxEntry] {
         try database.transaction(.deferred) {
             let marks = try answers()
-            return try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
+            var entries = try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
                 .rows { row in
                     var entry = try inboxEntry(row)
                     entry.answer = marks[entry.id]
                     return entry
                 }
+            try InboxStates(database: database).annotate(&entries)
+            return entries
         }
     }
 

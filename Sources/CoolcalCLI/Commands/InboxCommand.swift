@@ -49,7 +49,7 @@ package struct InboxCommand: CommandUnit, Equatable {
         let text = InboxText(style: settings.style, now: settings.now)
         if let open {
             guard let found = try store.entry(named: open), try store.markRead(id: found.id),
-                  let entry = try store.entry(id: found.id) else {
+                  let entry = try store.inbox().first(where: { $0.id == found.id }) else {
                 throw InputFileError(kind: .missing, path: open, reason: "no " + InviteOperand.notInInbox)
             }
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))

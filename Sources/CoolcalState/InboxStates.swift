@@ -1,0 +1,67 @@
+import Foundation
+import CoolcalModel
+
+/// Where an inbox entry's event stands now (`inbox --json`'s `state`).
+public enum InboxState: String, Equatable, Sendable, CaseIterable {
+    /// The newest word on it.
+    case current
+    /// A newer version arrived after you answered.
+    case updated
+    /// Its organizer cancelled it.
+    case cancelled
+    /// A later message of the same event (a held update or cancellation, an attendee's
+    /// reply) came after this one.
+    case superseded
+}
+
+/// Works out each inbox entry's `InboxState` from the rest of the state: the answers'
+/// times, the cancellations remembered (`tombstones`), and the entries received later.
+struct InboxStates {
+    let database: SQLiteDatabase
+
+    func annotate(_ entries: inout [InboxEntry]) throws {
+        var answered: [String: Double] = [:]
+        _ = try database.prepare("""
+            SELECT invite_id, max(answered_at) FROM responses WHERE answer IN ('accepted', 'declined', 'tentative') GROUP BY invite_id
+            """).rows { row -> Void in
+            if let id = row.text(0) { answered[id] = row.double(1) }
+        }
+        var cancelled = Set<String>()
+        _ = try database.prepare("SELECT uid FROM tombstones").rows { row -> Void in
+            if let uid = row.text(0) { cancelled.insert(uid) }
+        }
+        // The latest entry received for each event (and, for replies, each attendee).
+        var latest: [String: (received: Date, number: Int64)] = [:]
+        for e in entries {
+            let key = Self.event(of: e)
+            if let seen = latest[key], (seen.received, seen.number) >= (e.receivedAt, e.number) { continue }
+            latest[key] = (e.receivedAt, e.number)
+        }
+        for i in entries.indices {
+            let e = entries[i]
+            let uid = Self.uid(of: e)
+            if let newest = latest[Self.event(of: e)], newest.number != e.number, e.kind != .invitation || e.id != uid {
+                entries[i].state = .superseded
+            } else if cancelled.contains(uid) && e.kind != .reply {
+                entries[i].state = .cancelled
+            } else if let at = answered[e.id], e.receivedAt.timeIntervalSince1970 > at {
+                entries[i].state = .updated
+            }
+        }
+    }
+
+    /// The event's UID under an entry's id (`update:UID`, `cancellation:UID`, `reply:UID:…`).
+    static func uid(of e: InboxEntry) -> String {
+        for prefix in ["update:", "cancellation:"] where e.id.hasPrefix(prefix) { return String(e.id.dropFirst(prefix.count)) }
+        if e.kind == .reply, e.id.hasPrefix("reply:") {
+            let rest = e.id.dropFirst(6)
+            return rest.split(separator: ":").dropLast(2).joined(separator: ":")
+        }
+        return e.id
+    }
+
+    /// What a later entry supersedes: the event, and for a reply its attendee.
+    static func event(of e: InboxEntry) -> String {
+        e.kind == .reply ? "reply " + uid(of: e) + " " + (e.organizer ?? "") : "event " + uid(of: e)
+    }
+}
