@@ -17,6 +17,24 @@ package enum AttendeeEdit {
         case notAnAttendee
     }
 
+    /// `setting(partstat:for:in:)` over the blocks of `text`: the edits to splice, and
+    /// whether any block has an attendee line of `me` at all.
+    package static func setting(partstat: String, for me: [String], in blocks: [EventBlock],
+                                of text: CalendarText) -> (edits: [(range: Range<Int>, bytes: [UInt8])], found: Bool) {
+        var edits: [(range: Range<Int>, bytes: [UInt8])] = []
+        var found = false
+        for block in blocks {
+            switch setting(partstat: partstat, for: me, in: Array(text.bytes[block.range])) {
+            case .edited(let new):
+                found = true
+                edits.append((block.range, new))
+            case .unchanged: found = true
+            case .notAnAttendee: break
+            }
+        }
+        return (edits, found)
+    }
+
     package static func setting(partstat: String, for me: [String], in block: [UInt8]) -> Result {
         let ending = ContentLines.lineEnding(of: block)
         let lines = ContentLines.physical(block)

@@ -155,22 +155,12 @@ package struct ITIPChange: CalendarChange {
     /// editing that one line of each (`AttendeeEdit`).
     private func declining(_ stored: [EventBlock], _ text: CalendarText, file: String) throws -> (Splice?, WriteOutcome) {
         guard !stored.isEmpty else { return (nil, .absent) }
-        var edits: [(Range<Int>, [UInt8])] = []
-        var owner = false
-        for block in stored {
-            switch AttendeeEdit.setting(partstat: partstat, for: me, in: Array(text.bytes[block.range])) {
-            case .edited(let new):
-                owner = true
-                edits.append((block.range, new))
-            case .unchanged: owner = true
-            case .notAnAttendee: break
-            }
-        }
+        let (edits, owner) = AttendeeEdit.setting(partstat: partstat, for: me, in: stored, of: text)
         guard owner else {
             throw ICalError(file: file, message: "the stored event \(uid) does not list \(me.joined(separator: ", ")) among its attendees; not modified")
         }
         guard !edits.isEmpty else { return (nil, .unchanged) }
-        guard let edited = Splice(base: text.bytes, cuts: edits.map { (range: $0.0, bytes: $0.1) }) else {
+        guard let edited = Splice(base: text.bytes, cuts: edits) else {
             throw ICalError(file: file, message: "the stored blocks of \(uid) overlap; not modified")
         }
         return (edited, .updated)

@@ -47,17 +47,7 @@ package struct ReplyChange: CalendarChange {
         if let current = targets.compactMap(\.event.sequence).max(), offered < current {
             return (nil, .stale("a reply to SEQUENCE \(offered); the event is at SEQUENCE \(current)"))
         }
-        var edits: [(range: Range<Int>, bytes: [UInt8])] = []
-        var invited = false
-        for block in targets {
-            switch AttendeeEdit.setting(partstat: answer.partstat, for: [answer.attendee], in: Array(text.bytes[block.range])) {
-            case .edited(let new):
-                invited = true
-                edits.append((block.range, new))
-            case .unchanged: invited = true
-            case .notAnAttendee: break
-            }
-        }
+        let (edits, invited) = AttendeeEdit.setting(partstat: answer.partstat, for: [answer.attendee], in: targets, of: text)
         guard invited else {
             return (nil, .held(.uninvitedAttendee, "\(answer.attendee) is not an attendee of the event"))
         }
