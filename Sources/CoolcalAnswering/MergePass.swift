@@ -39,8 +39,13 @@ struct MergePass {
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(run.buffer), zone: settings.zone),
                                   reader: settings.reader)
         // One read of the calendars for the whole run, limited to the span of all windows.
-        let windows = invites.compactMap { try? check.finder.window(for: $0.get().invite) }
-        let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } }
+        // (A reply is no time to check: its window, at its DTSTAMP when it names no time,
+        // would only widen the read.)
+        let windows = invites.compactMap { loaded in
+            (try? loaded.get().invite).flatMap { $0.isReply ? nil : check.finder.window(for: $0) }
+        }
+        // Nothing to check (replies, unreadable files only): nothing of the calendars to read.
+        let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } } ?? TimeWindow(start: 0, end: 1)
         let target = try settings.writeTarget(run.calendars[0], command: "merge")
         // The calendar written to is locked and read once, here: the same read decides
         // the invitations, takes every change in memory and is written once at the end.
