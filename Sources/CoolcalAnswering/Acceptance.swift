@@ -67,7 +67,8 @@ package struct Acceptance {
             report(.accepted(verb, invite, write: outcome, target: target))
             if store.hasState && !outcome.isStale {
                 // An update or cancellation merge held for the person (beside the invitation): decided now.
-                try store.open().senders.markHeld(id: (invite.isCancellation ? InboxKind.cancellation.rawValue : "update") + ":" + invite.id.text, nil)
+                let uid = invite.id.text
+                try store.open().senders.markHeld(id: invite.isCancellation ? InboxID.heldCancellation(uid) : InboxID.heldUpdate(uid), nil)
             }
             guard !outcome.isStale && !invite.isCancellation else { return }
             try store.record(answer, for: invite, mail: mail)

@@ -25,7 +25,7 @@ extension MergePass {
             item.write = held
         } else if let answer = change.answer, let version, let state,
                   let last = try state.replyVersions.find(uid: message.uid, attendee: answer.attendee),
-                  version.sequence < last.sequence || (version.sequence == last.sequence && version.stamp < last.stamp) {
+                  version < ProtocolOrder.Version(sequence: last.sequence, stamp: last.stamp, cancel: false) {
             item.outcome = .ignored
             item.write = .stale("an older reply of \(answer.attendee) than one applied before")
         } else if let batch {
@@ -56,7 +56,7 @@ extension MergePass {
                 try state.replyVersions.record(uid: message.uid, attendee: answer.attendee, sequence: version.sequence, stamp: version.stamp)
             }
             var summary = file.invite.summary
-            summary.id = "reply:\(message.uid):\(answer.attendee):\(version?.stamp ?? 0)"
+            summary.id = InboxID.reply(message.uid, attendee: answer.attendee, stamp: version?.stamp ?? 0)
             summary.kind = .reply
             summary.organizer = answer.attendee
             summary.title = "\(answer.attendee) \(Self.verb(answer.partstat)) \(file.invite.title)"

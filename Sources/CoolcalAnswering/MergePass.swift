@@ -117,6 +117,8 @@ struct MergePass {
         let window = check.finder.window(for: invite)
         let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
         let accept = run.policy == .acceptAll || report.free
+        // An update of a stored event (asked before this message's own write).
+        let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
         var item = MergeItem(name: name, outcome: .free, invite: invite, conflicts: report.conflicts.count)
         // What was written, for the state (`decline` undoes it).
         var wrote: (change: CalendarChange, outcome: WriteOutcome)?
@@ -169,15 +171,14 @@ struct MergePass {
             settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome, note: "")
             settled.conflicts = report
         }
-        let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
         settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason] mail in
             if let state, update, outcome != .ignored {
                 // An update in the inbox: the organizer's own under its UID; a held one beside it.
                 var summary = invite.summary
-                if held != nil { summary.id = "update:" + summary.id }
+                if held != nil { summary.id = InboxID.heldUpdate(summary.id) }
                 try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
-            if let state, let held { return try state.senders.markHeld(id: update ? "update:" + invite.id.text : invite.id.text, held) }
+            if let state, let held { return try state.senders.markHeld(id: update ? InboxID.heldUpdate(invite.id.text) : invite.id.text, held) }
             guard let state, outcome == .accepted || outcome == .declined else { return }
             let answer: Answer = outcome == .accepted ? .accepted : .declined
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
@@ -225,7 +226,7 @@ struct MergePass {
             // In the inbox for the person, under its own entry (the invitation keeps its own).
             settled.record = { [settings] _ in
                 var summary = file.invite.summary
-                summary.id = InboxKind.cancellation.rawValue + ":" + summary.id
+                summary.id = InboxID.heldCancellation(summary.id)
                 try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
                 try state.senders.markHeld(id: summary.id, held)
             }

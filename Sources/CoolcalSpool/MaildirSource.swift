@@ -71,7 +71,10 @@ package final class MaildirSource: MergeSource {
                 headers = found.headers
             } catch let error as MessageError {
                 let key = Self.key(error.headers, data)
-                if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil { continue }
+                if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key) {
+                    try remember(key: nameKey, outcome: OutcomeCode(rawValue: seen) ?? .failed, inviteID: nil)
+                    continue
+                }
                 if error.message.hasPrefix("no calendar invitation") {
                     try remember(key: key, outcome: .noInvitation, inviteID: nil)
                     try remember(key: nameKey, outcome: .noInvitation, inviteID: nil)
@@ -82,12 +85,13 @@ package final class MaildirSource: MergeSource {
                 failure = InviteError(file: path, message: error.message)
             }
             let key = Self.key(headers, data, calendar: failure == nil ? found.calendar : nil)
-            // (Before coolcal 0.9 a message was remembered by its Message-ID alone.)
+            // (Older states remember a message by its Message-ID alone.)
             let legacy = Self.key(headers, data)
-            if try store.spools.maildirOutcome(maildir: realPath, key: key) != nil
-                || (legacy != key && store.spools.maildirOutcome(maildir: realPath, key: legacy) != nil) {
+            if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key)
+                ?? (legacy != key ? store.spools.maildirOutcome(maildir: realPath, key: legacy) : nil) {
                 diagnostics.note("\(path): skipped: processed by an earlier merge")
-                try remember(key: nameKey, outcome: .noInvitation, inviteID: nil)
+                // Known by its name from now on, with what was done with it.
+                try remember(key: nameKey, outcome: OutcomeCode(rawValue: seen) ?? .failed, inviteID: nil)
                 continue
             }
             let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {

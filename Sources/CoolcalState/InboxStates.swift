@@ -50,15 +50,7 @@ struct InboxStates {
         }
     }
 
-    /// The event's UID under an entry's id (`update:UID`, `cancellation:UID`, `reply:UID:…`).
-    static func uid(of e: InboxEntry) -> String {
-        for prefix in ["update:", "cancellation:"] where e.id.hasPrefix(prefix) { return String(e.id.dropFirst(prefix.count)) }
-        if e.kind == .reply, e.id.hasPrefix("reply:") {
-            let rest = e.id.dropFirst(6)
-            return rest.split(separator: ":").dropLast(2).joined(separator: ":")
-        }
-        return e.id
-    }
+    static func uid(of e: InboxEntry) -> String { InboxID.uid(of: e.id, kind: e.kind) }
 
     /// What a later entry supersedes: the event, and for a reply its attendee.
     static func event(of e: InboxEntry) -> String {
