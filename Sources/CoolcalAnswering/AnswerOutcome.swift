@@ -26,6 +26,8 @@ package enum AnswerOutcome {
         case ignored
         /// An organizer's cancellation, applied.
         case cancelled
+        /// An attendee's counter-proposal taken: the event moved to its time.
+        case moved
     }
 
     /// One calendar `decline` changed its mind in.

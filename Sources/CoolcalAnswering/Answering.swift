@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalInvite
+import CoolcalModel
 
 /// The one way coolcal answers an invitation: `accept`, `decline`, `comment`, `review`
 /// and `notify` all come here, so an answer given on any of them writes the calendar
@@ -19,6 +20,10 @@ package enum Answering {
     package static func answer(_ kind: AnswerKind, file: InvitationFile, calendars: [String],
                                options: AnswerOptions = AnswerOptions(), store: AnswerStore,
                                report: (AnswerOutcome) -> Void) throws {
+        if file.invite.isAttendeeTraffic {
+            throw InviteError(file: file.invite.source, message: "is an answer to an event (METHOD:\(file.invite.method ?? "")), not an invitation; there is nothing to answer")
+        }
+        if file.invite.isCounter { return try counter(kind, file: file, calendars: calendars, options: options, store: store, report: report) }
         switch kind {
         case .accept, .tentative:
             try Acceptance(file: file, calendars: calendars, options: options, tentative: kind == .tentative,
@@ -31,5 +36,16 @@ package enum Answering {
             try store.record(.comment, for: file.invite, comment: text)
             report(.commented(file.invite))
         }
+    }
+
+    /// An attendee's counter-proposal from the inbox: accepting it moves the event;
+    /// declining it is `reply --decline-counter` (it mails the attendee).
+    private static func counter(_ kind: AnswerKind, file: InvitationFile, calendars: [String], options: AnswerOptions,
+                                store: AnswerStore, report: (AnswerOutcome) -> Void) throws {
+        guard kind == .accept, let calendar = calendars.first, !options.dryRun else {
+            let said = kind == .decline ? "decline it with 'coolcal reply --decline-counter N'" : "'coolcal accept N' moves your event to it, 'coolcal reply --decline-counter N' declines it"
+            throw UsageError("\(file.invite.source) is a counter-proposal; \(said)", command: store.settings.command)
+        }
+        try CounterDecision(file: file, store: store).accept(calendar: calendar, reply: options.reply, report: report)
     }
 }

@@ -36,7 +36,7 @@ package struct MergeItem {
     }
 
     /// Whether a person should see it (`merge -q` prints only these).
-    package var needsAPerson: Bool { outcome == .busy || outcome == .failed || outcome == .held }
+    package var needsAPerson: Bool { [.busy, .failed, .held, .proposed].contains(outcome) }
 }
 
 /// What `merge` keeps in the spool for each invitation it is done with (`done/NAME.outcome`),

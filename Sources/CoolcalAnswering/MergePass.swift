@@ -42,7 +42,7 @@ struct MergePass {
         // (A reply is no time to check: its window, at its DTSTAMP when it names no time,
         // would only widen the read.)
         let windows = invites.compactMap { loaded in
-            (try? loaded.get().invite).flatMap { $0.isReply ? nil : check.finder.window(for: $0) }
+            (try? loaded.get().invite).flatMap { $0.isAttendeeTraffic ? nil : check.finder.window(for: $0) }
         }
         // Nothing to check (replies, unreadable files only): nothing of the calendars to read.
         let envelope = windows.first.map { first in windows.dropFirst().reduce(first) { $0.union($1) } } ?? TimeWindow(start: 0, end: 1)
@@ -66,7 +66,7 @@ struct MergePass {
         // stored event goes in once decided (`answer`): a forgery must not replace the
         // organizer's invitation there.
         try inbox.together {
-            for case .success(let file) in invites where !file.invite.isCancellation && !file.invite.isReply
+            for case .success(let file) in invites where !file.invite.isCancellation && !file.invite.isAttendeeTraffic && !file.invite.isCounter
                 && !(file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) {
                 try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
@@ -94,6 +94,10 @@ struct MergePass {
                 settlements.append(settled)
             case .success(let file) where file.invite.isReply:
                 if let settled = try reply(file, name: name) { settlements.append(settled) }
+            case .success(let file) where file.invite.isCounter:
+                if let settled = try counter(file, name: name) { settlements.append(settled) }
+            case .success(let file) where file.invite.isDeclineCounter:
+                settlements.append(declinedCounter(file, name: name))
             case .success(let file) where file.invite.isCancellation:
                 if let settled = try cancel(file, name: name) { settlements.append(settled) }
             case .success(let file):

@@ -15,8 +15,12 @@ package enum InviteOperand {
     package static func load(_ operand: String, _ context: RunContext) throws -> Invite {
         let zone = try context.settings.zone
         guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.load(operand, floatingZone: zone) }
-        var invite = try InviteLoader.parse(Data(entry.payload.utf8), name: name(entry), floatingZone: zone)
+        // A counter-proposal's time is checked like an invitation's; a reply has none to check.
+        var invite = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: zone, acceptingReplies: true).invite
         if invite.isCancellation { throw InviteLoader.cancellation(invite) }
+        if invite.isAttendeeTraffic {
+            throw InviteError(file: invite.source, message: "is an answer to an event (METHOD:\(invite.method ?? "")), not an invitation")
+        }
         if invite.mail == nil { invite.mail = entry.mail }
         return invite
     }
@@ -31,7 +35,8 @@ package enum InviteOperand {
     /// The invitation an inbox entry keeps, with the e-mail headers it arrived with
     /// (so a mail reply has its `In-Reply-To`).
     package static func open(_ entry: InboxEntry, _ context: RunContext) throws -> InvitationFile {
-        var file = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: try context.settings.zone)
+        var file = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: try context.settings.zone,
+                                         acceptingReplies: true)
         if file.invite.mail == nil { file.invite.mail = entry.mail }
         return file
     }

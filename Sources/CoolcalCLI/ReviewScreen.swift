@@ -11,7 +11,7 @@ package struct ReviewScreen {
     package var width: Int
     package var height: Int
 
-    package static let keys = "a accept  d decline  t tentative  c comment  n next  p previous  q quit"
+    package static let keys = "a accept  d decline  t tentative  s new time  c comment  n next  p previous  q quit"
     /// Clear the screen, cursor to its top left.
     package static let clear = "\u{1B}[H\u{1B}[2J"
 

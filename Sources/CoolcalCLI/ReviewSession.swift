@@ -53,6 +53,7 @@ package final class ReviewSession {
                 case UInt8(ascii: "a"): answer(.accept)
                 case UInt8(ascii: "d"): answer(.decline)
                 case UInt8(ascii: "t"): answer(.tentative)
+                case UInt8(ascii: "s"): proposeNewTime()
                 case UInt8(ascii: "c"):
                     guard index < entries.count else { break }
                     switch try ReviewLineEditor(terminal: terminal, redraw: { try self.draw(prompt: $0) }).read() {
@@ -96,6 +97,29 @@ package final class ReviewSession {
             } else {
                 failure = failure ?? status
             }
+        } catch {
+            message = sink.text.split(separator: "\n").map(String.init) + ["error: \(error)"]
+            failure = failure ?? ExitStatus.of(error)
+        }
+        message += context.diagnostics.warnings.dropFirst(warnings).map { "warning: \($0)" }
+    }
+
+    /// `s`: proposes the first free slot of the invitation's length to its organizer, as
+    /// `reply --counter --send N` does; the invitation stays unanswered.
+    private func proposeNewTime() {
+        guard index < entries.count else { return }
+        let entry = entries[index]
+        let sink = StringSink()
+        let quietContext = RunContext(common: context.common, environment: context.environment,
+                                      diagnostics: context.diagnostics, out: sink)
+        let warnings = context.diagnostics.warnings.count
+        do {
+            let arguments = ["--counter", "--send", "--", String(entry.number)] + calendars.map(\.operand)
+            var command = try ReplyCommand(ArgumentParser.parse(arguments, spec: ReplyCommand.spec))
+            command.buffer = buffer
+            let status = try command.run(quietContext)
+            message = sink.text.split(separator: "\n").map(String.init)
+            if status != .ok { failure = failure ?? status }
         } catch {
             message = sink.text.split(separator: "\n").map(String.init) + ["error: \(error)"]
             failure = failure ?? ExitStatus.of(error)

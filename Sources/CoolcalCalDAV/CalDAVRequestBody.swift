@@ -42,7 +42,7 @@ package enum CalDAVRequestBody {
     /// `YYYYMMDDTHHMMSSZ`, clamped to years 1–9999 (a window can reach further).
     package static func stamp(_ seconds: Int64) -> String {
         let t = CivilDateTime(utcSeconds: min(max(seconds, TimeWindow.firstInstant), TimeWindow.lastInstant))
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", t.year, t.month, t.day, t.hour, t.minute, t.second)
+        return t.basicDateTime + "Z"
     }
 
     /// Text content escaped for XML.

@@ -41,7 +41,7 @@ public final class ITIPMessage {
 
     /// The VEVENTs of the invitation's UID (master and overrides), in file order
     /// (borrowed from `root`, which lives as long as the message).
-    private let events: [OpaquePointer]
+    let events: [OpaquePointer]
 
     /// The texts to store for an accepted invitation: each VEVENT of the UID with the
     /// owner's `ATTENDEE` set to `partstat` (and its `RSVP` request dropped), plus the
@@ -207,7 +207,7 @@ public final class ITIPMessage {
         return (sequence, ids)
     }
 
-    private static func commonName(_ prop: OpaquePointer) -> String? {
+    static func commonName(_ prop: OpaquePointer) -> String? {
         guard let cn = ICalWalk.parameter(prop, ICAL_CN_PARAMETER), let name = ICalWalk.copy(icalparameter_get_cn(cn)),
               !name.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return name
@@ -224,12 +224,12 @@ public final class ITIPMessage {
         return s
     }
 
-    private static func isOwner(_ attendee: OpaquePointer, _ me: [String]) -> Bool {
+    static func isOwner(_ attendee: OpaquePointer, _ me: [String]) -> Bool {
         guard let address = ICalWalk.copy(icalproperty_get_attendee(attendee)) else { return false }
         return me.contains { sameAddress($0, address) }
     }
 
-    private static func setPartstat(_ prop: OpaquePointer, _ partstat: String) {
+    static func setPartstat(_ prop: OpaquePointer, _ partstat: String) {
         let value: icalparameter_partstat
         switch partstat {
         case "ACCEPTED": value = ICAL_PARTSTAT_ACCEPTED
@@ -242,7 +242,7 @@ public final class ITIPMessage {
     }
 
     /// TZIDs named by any property of a component.
-    private static func tzids(of component: OpaquePointer) -> Set<String> {
+    static func tzids(of component: OpaquePointer) -> Set<String> {
         var ids = Set<String>()
         for prop in ICalWalk.properties(of: component) {
             if let tz = ICalWalk.parameter(prop, ICAL_TZID_PARAMETER), let id = ICalWalk.copy(icalparameter_get_tzid(tz)) {
@@ -252,7 +252,7 @@ public final class ITIPMessage {
         return ids
     }
 
-    private func zoneNode(_ tzid: String) -> OpaquePointer? {
+    func zoneNode(_ tzid: String) -> OpaquePointer? {
         guard let calendar = ITIPMessage.calendarNode(root.pointer) else { return nil }
         return ICalWalk.children(of: calendar, kind: ICAL_VTIMEZONE_COMPONENT).first {
             ICalWalk.copy(icalcomponent_get_first_property($0, ICAL_TZID_PROPERTY).flatMap(icalproperty_get_tzid)) == tzid
@@ -276,7 +276,7 @@ public final class ITIPMessage {
     }
 
     /// libical's serialization with CRLF line ends.
-    private static func text(of component: OpaquePointer) -> String {
+    static func text(of component: OpaquePointer) -> String {
         guard let raw = icalcomponent_as_ical_string_r(component) else { return "" }
         defer { free(raw) }
         return ICalWriter.normalizeLineEndings(String(cString: raw), to: "\r\n")

@@ -23,7 +23,7 @@ package enum ITIPInvite {
         switch calendar.method {
         case nil, "REQUEST", "PUBLISH", "CANCEL":
             break
-        case "REPLY" where acceptingReplies:
+        case "REPLY" where acceptingReplies, "COUNTER" where acceptingReplies, "DECLINECOUNTER" where acceptingReplies:
             break
         case let method?:
             throw InviteError(file: file, message: "METHOD:\(PrintableText.clean(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
@@ -45,7 +45,8 @@ package enum ITIPInvite {
         // A cancellation of one instance may name it by RECURRENCE-ID alone; a reply may
         // name no time at all (it is placed at its DTSTAMP, for the inbox).
         let cancelled = calendar.method == "CANCEL" && event.start == nil ? event.recurrenceID : nil
-        let replied = calendar.method == "REPLY" && event.start == nil ? event.recurrenceID ?? event.stamp : nil
+        let answering = calendar.method == "REPLY" || calendar.method == "DECLINECOUNTER"
+        let replied = answering && event.start == nil ? event.recurrenceID ?? event.stamp : nil
         guard let dtstart = cancelled ?? replied ?? event.start, dtstart.fields.isValid else {
             throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
         }
@@ -93,7 +94,7 @@ package enum ITIPInvite {
                             method: calendar.method)
         }
         invite.organizer = event.organizer.map(CalendarAddress.normalized)
-        if event.isRecurring && event.recurrenceID == nil && calendar.method != "CANCEL" && calendar.method != "REPLY" {
+        if event.isRecurring && event.recurrenceID == nil && [nil, "REQUEST", "PUBLISH", "ADD"].contains(calendar.method) {
             var instances = expand(calendar, uid: uid, from: start, days: horizonDays, file: file, floatingZone: floatingZone)
             if instances.isEmpty {
                 // Every instance of the first 90 days excluded or cancelled: the next one.

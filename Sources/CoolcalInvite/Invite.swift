@@ -37,6 +37,14 @@ public struct Invite: Equatable, Sendable {
     /// An iTIP `METHOD:REPLY`: an attendee's answer to an event the user organises (read
     /// only from a `merge` spool).
     public var isReply: Bool { method == "REPLY" }
+    /// An iTIP `METHOD:COUNTER`: an attendee proposes other times for an event the user
+    /// organises (read only from a `merge` spool or the inbox).
+    public var isCounter: Bool { method == "COUNTER" }
+    /// An iTIP `METHOD:DECLINECOUNTER`: the organizer turned down the user's proposal.
+    public var isDeclineCounter: Bool { method == "DECLINECOUNTER" }
+    /// A message about an event that asks nothing of the user's calendar: a reply, a
+    /// counter-proposal's refusal (a counter is checked: its times are a proposal).
+    public var isAttendeeTraffic: Bool { isReply || isDeclineCounter }
 
     /// A recurring iTIP invitation's instances within `ITIPInvite.horizonDays` of
     /// the first (the first is `start`/`end`); empty for a single invitation.

@@ -16,8 +16,12 @@ public struct ReplyMessage: Equatable, Sendable {
     public var inReplyTo: String?
     /// The human-readable part.
     public var text: String
-    /// The iCalendar `METHOD:REPLY` object.
+    /// The iCalendar object (`METHOD:REPLY` unless `method` says otherwise).
     public var calendar: String
+    /// The iTIP method the calendar part is labelled with (`method=` of text/calendar).
+    public var method = "REPLY"
+    /// More recipients (an organizer's update goes to every attendee).
+    public var alsoTo: [MailAddress] = []
 
     public init(from: MailAddress, to: MailAddress, subject: String, date: Date, messageID: String,
                 inReplyTo: String?, text: String, calendar: String) {
@@ -59,7 +63,7 @@ public struct ReplyMessage: Equatable, Sendable {
         guard let message = g_mime_message_new(1) else { return "" }
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         let object = ReplyCast.object(message)
-        for (type, mailbox) in [(GMIME_ADDRESS_TYPE_FROM, from), (GMIME_ADDRESS_TYPE_TO, to)] {
+        for (type, mailbox) in [(GMIME_ADDRESS_TYPE_FROM, from), (GMIME_ADDRESS_TYPE_TO, to)] + alsoTo.map({ (GMIME_ADDRESS_TYPE_TO, $0) }) {
             // Names are encoded as UTF-8 words (GMime would otherwise pick the smallest charset).
             guard let list = g_mime_message_get_addresses(message, type),
                   let address = internet_address_mailbox_new(mailbox.name, mailbox.address) else { continue }
@@ -79,7 +83,7 @@ public struct ReplyMessage: Equatable, Sendable {
         }
         guard let alternative = g_mime_multipart_new_with_subtype("alternative") else { return "" }
         defer { g_object_unref(UnsafeMutableRawPointer(alternative)) }
-        for (subtype, body, method) in [("plain", text, nil), ("calendar", calendar, "REPLY")] {
+        for (subtype, body, method) in [("plain", text, nil), ("calendar", calendar, method)] {
             guard let part = Self.textPart(subtype, body, method: method) else { return "" }
             g_mime_multipart_add(alternative, ReplyCast.object(part))
             g_object_unref(UnsafeMutableRawPointer(part))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Wall-clock date and time fields, as iCalendar writes them, with exact
 /// proleptic-Gregorian arithmetic (no time zone involved).
 public struct CivilDateTime: Hashable, Comparable, Sendable {
@@ -102,4 +104,16 @@ public struct CivilDateTime: Hashable, Comparable, Sendable {
 private func pad(_ value: Int, _ width: Int) -> String {
     let s = String(value)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+extension CivilDateTime {
+    /// `YYYYMMDD`, RFC 5545's DATE.
+    public var basicDate: String {
+        String(format: "%04d%02d%02d", year, month, day)
+    }
+
+    /// `YYYYMMDDTHHMMSS`, RFC 5545's DATE-TIME without its zone.
+    public var basicDateTime: String {
+        basicDate + String(format: "T%02d%02d%02d", hour, minute, second)
+    }
 }

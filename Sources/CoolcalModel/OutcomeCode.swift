@@ -21,6 +21,9 @@ public enum OutcomeCode: String, Equatable, Sendable, CaseIterable {
     /// Nothing to do: a reply for an event the user does not organise, or one the event
     /// already says.
     case noAction = "no action"
+    /// An attendee's counter-proposal for an event the user organises, recorded in the
+    /// inbox for the user to accept or decline.
+    case proposed
     /// Maildir messages that were no invitation to answer.
     case notAMessage = "not-a-message"
     case noInvitation = "no-invitation"

@@ -37,6 +37,7 @@ package enum AnswerText {
         case .tentative: return "tentative"
         case .ignored: return "ignored"
         case .cancelled: return "cancelled"
+        case .moved: return "moved to the proposed time"
         }
     }
 

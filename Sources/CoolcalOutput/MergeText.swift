@@ -88,6 +88,7 @@ package struct MergeText {
     package static func detail(_ item: MergeItem) -> String {
         if let error = item.error { return error }
         if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
+        if let invite = item.invite, invite.isCounter || invite.isDeclineCounter { return counterDetail(item, invite) }
         guard let n = item.conflicts else {
             if item.invite?.isReply == true {
                 guard let write = item.write, let target = item.target else { return "a reply" }
@@ -107,6 +108,20 @@ package struct MergeText {
             }
         }
         return detail
+    }
+
+    /// A counter-proposal's words: the proposed time's conflicts and where the person
+    /// decides, or why there is nothing to decide.
+    private static func counterDetail(_ item: MergeItem, _ invite: Invite) -> String {
+        if invite.isDeclineCounter { return "the organizer declined a counter-proposal" }
+        let n = item.conflicts ?? 0
+        let time = n == 0 ? "free" : "\(n) conflict\(n == 1 ? "" : "s")"
+        if item.reportOnly { return "a counter-proposal; the proposed time is \(time)" }
+        if let write = item.write, let target = item.target, item.outcome != .proposed {
+            if write == .absent { return "no event of yours with this UID in \(target.shown)" }
+            return write.describe(target.shown)
+        }
+        return "a new time proposed, \(time) in your calendars; coolcal inbox"
     }
 
     /// The spool's notes, in JSON: an answered invitation's outcome and the conflicts it

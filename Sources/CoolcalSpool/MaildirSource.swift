@@ -99,7 +99,7 @@ package final class MaildirSource: MergeSource {
                 file.invite.mail = found.headers
                 return file
             }
-            if case .success(let file) = loaded, !file.invite.isReply, isPast(file.invite, zone: floatingZone) {
+            if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, isPast(file.invite, zone: floatingZone) {
                 diagnostics.note("\(path): skipped: the event is over")
                 if mark { _ = try maildir.markSeen(message) }
                 try remember(key: key, outcome: .past, inviteID: file.invite.id.text)

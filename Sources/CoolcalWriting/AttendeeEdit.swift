@@ -95,7 +95,7 @@ package enum AttendeeEdit {
     }
 
     /// A content line folded at 75 octets (RFC 5545 §3.1), never inside a UTF-8 character.
-    private static func fold(_ line: [UInt8], _ ending: [UInt8]) -> [UInt8] {
+    static func fold(_ line: [UInt8], _ ending: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var start = 0
         var limit = 75

@@ -137,9 +137,9 @@ import Testing
         #expect(pane.waitFor("invitation 2 of 3 (inbox 2, id 102)"), "\(pane.screen)")
         // A resize (SIGWINCH) draws the screen again at the new width.
         pane.tmux(["resize-window", "-x", "60", "-y", "30"])
-        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  c comment  n next  p pre…"), "\(pane.screen)")
+        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  s new time  c comment  n…"), "\(pane.screen)")
         pane.tmux(["resize-window", "-x", "100", "-y", "40"])
-        #expect(pane.waitFor("a accept  d decline  t tentative  c comment  n next  p previous  q quit"), "\(pane.screen)")
+        #expect(pane.waitFor("a accept  d decline  t tentative  s new time  c comment  n next  p previous  q quit"), "\(pane.screen)")
         pane.keys("C-c")
         #expect(pane.status() == "130")
         #expect(pane.file("before.txt") == pane.file("after.txt") && pane.file("before.txt").contains(" icanon "),

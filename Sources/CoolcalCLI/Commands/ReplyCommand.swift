@@ -2,6 +2,8 @@ import Foundation
 import CoolcalAnswering
 import CoolcalInvite
 import CoolcalModel
+import CoolcalRSVP
+import CoolcalSchedule
 import CoolcalState
 
 /// `coolcal reply --me ADDRESS --accept|--decline|--tentative [--comment TEXT] INVITE`:
@@ -14,43 +16,69 @@ package struct ReplyCommand: CommandUnit, Equatable {
     package static let me = Option<String>("me", value: "ADDRESS", repeatable: true, completion: .none, help: "the attendee you answer as (default: config me)")
     package static let mail = Flag("mail", help: "print a complete e-mail for 'sendmail -t' (iMIP, RFC 6047: text and text/calendar; method=REPLY) to the organizer")
     package static let send = Flag("send", help: "mail it now through the configured sendmail (implies --mail); prints nothing, records the answer")
+    package static let counter = Flag("counter", help: "propose a new time to the organizer (METHOD:COUNTER): the first free slot of the same length in CAL..., or --at")
+    package static let at = Option<ProposedTime>("at", value: "TIME", completion: .none, help: "--counter: propose this start (2031-03-04T15:00 in --tz, with an offset, or a date)")
+    package static let declineCounter = Flag("decline-counter", help: "decline an attendee's counter-proposal from the inbox (METHOD:DECLINECOUNTER, to that attendee only)")
+    package static let weekends = Flag("weekends", help: "--counter: let the free slot fall on a Saturday or Sunday")
 
     package static let spec = CommandSpec(
         name: "reply",
-        usage: "coolcal reply --me ADDRESS --accept|--decline|--tentative [options] INVITE",
-        summary: "print an iTIP answer (METHOD:REPLY) to an iCalendar invitation, ready to mail",
-        options: [accept.spec, decline.spec, tentative.spec, comment.spec, me.spec, mail.spec, send.spec,
+        usage: "coolcal reply --accept|--decline|--tentative|--counter|--decline-counter [options] INVITE [CAL...]",
+        summary: "print an iTIP answer (REPLY, COUNTER or DECLINECOUNTER) to an iCalendar invitation, ready to mail",
+        options: [accept.spec, decline.spec, tentative.spec, counter.spec, at.spec, declineCounter.spec, comment.spec, me.spec,
+                  mail.spec, send.spec, SharedOptions.buffer.spec, ConflictsCommand.hours.spec, weekends.spec, SharedOptions.tz.spec,
                   SharedOptions.state.spec, SharedOptions.server.spec],
         examples: [
             "coolcal reply --me me@example.com --accept invite.ics > reply.ics",
             "coolcal reply --me me@example.com --decline --comment 'On holiday' invite.ics",
             "coolcal reply --me me@example.com --accept --mail invite.ics | /usr/sbin/sendmail -t -oi",
             "coolcal reply --me me@example.com --tentative --send invite.ics",
+            "coolcal reply --counter --send 3 ~/calendars/work.ics",
+            "coolcal reply --counter --at 2031-03-04T15:00 --comment 'After lunch?' --mail invite.ics",
+            "coolcal reply --decline-counter --send 7",
         ])
 
     package var common: CommonOptions
     package var invite: String
-    /// ACCEPTED, DECLINED or TENTATIVE.
+    /// ACCEPTED, DECLINED or TENTATIVE; COUNTER or DECLINECOUNTER for the counter-proposal's messages.
     package var partstat: String
     package var comment: String?
     /// `--mail`: the whole e-mail; `--send`: mail it (implies `mail`).
     package var mail = false
     package var send = false
+    /// `--counter`: the calendars whose free time is proposed (none: the config's), and how.
+    package var calendars: [String] = []
+    package var at: ProposedTime?
+    package var buffer: Buffer?
+    package var hours: WorkingHours?
+    package var weekends = false
 
     package init(_ p: ParsedArguments) throws {
-        let answers = [(Self.accept, "ACCEPTED"), (Self.decline, "DECLINED"), (Self.tentative, "TENTATIVE")].filter { p.has($0.0) }
+        let answers = [(Self.accept, "ACCEPTED"), (Self.decline, "DECLINED"), (Self.tentative, "TENTATIVE"),
+                       (Self.counter, "COUNTER"), (Self.declineCounter, "DECLINECOUNTER")].filter { p.has($0.0) }
         guard answers.count == 1 else {
-            throw p.usage(answers.isEmpty ? "missing the answer: --accept, --decline or --tentative"
+            throw p.usage(answers.isEmpty ? "missing the answer: --accept, --decline, --tentative, --counter or --decline-counter"
                                           : "give one answer, not --\(answers.map(\.0.spec.long).joined(separator: " and --"))")
         }
-        guard p.operands.count == 1 else {
-            throw p.usage(p.operands.isEmpty ? "missing an invitation" : "reply takes one invitation")
-        }
-        invite = p.operands[0]
         partstat = answers[0].1
+        guard let first = p.operands.first else { throw p.usage("missing an invitation") }
+        guard p.operands.count == 1 || partstat == "COUNTER" else {
+            throw p.usage("reply takes one invitation (calendars only with --counter)")
+        }
+        invite = first
+        calendars = Array(p.operands.dropFirst())
+        try p.refuseStdin(p.operands.dropFirst(), "only the invitation can be read from standard input")
         comment = try p.value(Self.comment)
         if let comment, comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw p.usage("the comment is empty")
+        }
+        at = try p.value(Self.at)
+        buffer = try p.value(SharedOptions.buffer)
+        hours = try p.value(ConflictsCommand.hours)
+        weekends = p.has(Self.weekends)
+        if partstat != "COUNTER", let stray = [(at != nil, "at"), (buffer != nil, "buffer"), (hours != nil, "hours"), (weekends, "weekends")]
+            .first(where: \.0) {
+            throw p.usage("--\(stray.1) goes with --counter")
         }
         send = p.has(Self.send)
         mail = send || p.has(Self.mail)
@@ -63,6 +91,11 @@ package struct ReplyCommand: CommandUnit, Equatable {
             throw UsageError("missing --me ADDRESS (the attendee you answer as; or 'me' in the config)", command: "reply")
         }
         let file = try InviteOperand.open(invite, context)
+        if partstat == "COUNTER" { return try proposeCounter(file, settings, context) }
+        if partstat == "DECLINECOUNTER" { return try declineCounter(file, settings, context) }
+        if file.invite.isCounter {
+            throw UsageError("\(file.invite.source) is a counter-proposal; answer it with --decline-counter (or 'coolcal accept N' to take it)", command: "reply")
+        }
         let invite = file.invite
         guard let message = file.message else {
             throw InviteError(file: invite.source, message: "is a push payload; a REPLY answers an iCalendar invitation (use 'coolcal accept' or 'coolcal decline')")
@@ -90,27 +123,36 @@ package struct ReplyCommand: CommandUnit, Equatable {
             return .ok
         }
         let answers = try context.answers
-        let sendmail = try answers.sendmail()
-        let server = try answers.server()
+        _ = try answers.sendmail()
         let store = try answers.open()
         let answer: Answer? = ["ACCEPTED": .accepted, "DECLINED": .declined, "TENTATIVE": .tentative][partstat]
-        let recorded = try answer.map { try store.recordAnswer($0, for: file.invite, comment: comment, at: settings.now, queueFor: server) }
+        let recorded = try answer.map { try store.recordAnswer($0, for: file.invite, comment: comment, at: settings.now, queueFor: try answers.server()) }
+        return try deliver(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, source: file.invite.source, store, context)
+    }
+
+    /// Queues `reply` and empties the outbox: 74 when the sendmail failed for good, 75
+    /// (queued for `outbox flush`) when it could not be handed over now.
+    func deliver(_ reply: MailReply, responseKey: String?, inviteID: String, source: String, _ store: StateStore,
+                 _ context: RunContext, what: String = "answer") throws -> ExitStatus {
+        let answers = try context.answers
+        let sendmail = try answers.sendmail()
+        let server = try answers.server()
         let key: String
-        switch try answers.queue(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, store) {
+        switch try answers.queue(reply, responseKey: responseKey, inviteID: inviteID, store) {
         case .alreadySent:
-            context.diagnostics.warn("\(file.invite.source): this answer was mailed already; not sent again")
+            context.diagnostics.warn("\(source): this \(what) was mailed already; not sent again")
             return .ok
         case .queued(let queued), .alreadyQueued(let queued):
             // Already waiting from an earlier run: this is the moment to try it again.
             key = queued
         }
-        let summary = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: settings.lockTimeout)
+        let summary = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: try context.settings.lockTimeout)
         guard let entry = try store.outbox().first(where: { $0.key == key }) else { return .ok }
         if entry.state == .failed {
             throw MailSendError(message: "\(entry.lastError ?? sendmail.shown); not sent (see 'coolcal outbox')")
         }
         let why = entry.lastError ?? (summary.skipped ? "another coolcal is delivering" : "not delivered")
-        throw ServerError(message: "\(why); the answer is queued, 'coolcal outbox flush' retries", denied: false)
+        throw ServerError(message: "\(why); the \(what) is queued, 'coolcal outbox flush' retries", denied: false)
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
             "cannot show the day view: cal.ics: n...",
             "",
             "accepted: Other (id 13): added to wo...",
-            "a accept  d decline  t tentative  c ...",
+            "a accept  d decline  t tentative  s ...",
         ])
     }
 
