@@ -80,7 +80,17 @@ public struct ICalCalendar {
     /// iTIP `METHOD` (REQUEST, CANCEL…), upper-cased; nil in a plain calendar.
     public var method: String?
     public var events: [ICalEvent] = []
+    /// The VEVENTs of VCALENDARs whose METHOD is an answer about an event (REPLY,
+    /// COUNTER, REFRESH, DECLINECOUNTER: `answerMethods`): never a version of the event,
+    /// so never in `events` (an attendee's REPLY kept in a calendar must not hide the
+    /// organizer's event, a COUNTER must not show its proposed time); only an iTIP
+    /// message's reader looks at them.
+    public var answers: [ICalEvent] = []
     public var zones: ZoneBook
+
+    /// The iTIP methods whose components answer about an event rather than describe it
+    /// (RFC 5546 §1.4): "REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER".
+    public static var answerMethods: Set<String> { ICalPreFilter.answerMethods }
     /// The revision stamps of the events the pre-filter dropped, so that a newer
     /// revision outside the window still hides an older one inside it.
     public var skippedRevisions = ICalSkippedRevisions()

@@ -28,7 +28,9 @@ package enum ITIPInvite {
         case let method?:
             throw InviteError(file: file, message: "METHOD:\(PrintableText.clean(method, keepNewlines: false)) is not an invitation (coolcal reads REQUEST, PUBLISH and CANCEL)")
         }
-        guard let event = calendar.events.first(where: { $0.recurrenceID == nil }) ?? calendar.events.first else {
+        // An answer's components are kept apart from events (`ICalCalendar.answers`).
+        let events = calendar.method.map(ICalCalendar.answerMethods.contains) == true ? calendar.answers : calendar.events
+        guard let event = events.first(where: { $0.recurrenceID == nil }) ?? events.first else {
             throw InviteError(file: file, message: "no VEVENT in the invitation")
         }
         guard let uid = event.uid, !uid.isEmpty else { throw InviteError(file: file, message: "the VEVENT has no UID") }
