@@ -20,6 +20,11 @@ extension MergePass {
         var item = MergeItem(name: name, outcome: .noAction, invite: file.invite, target: target)
         if batch == nil {
             item.reportOnly = true
+            if let previewed = preview?.outcome(change) {
+                item.write = previewed
+                item.target = target
+                item.outcome = previewed == .updated ? .updated : previewed.heldReason != nil ? .held : previewed.isStale ? .ignored : .noAction
+            }
         } else if let held = failedAuthentication(file) {
             item.outcome = .held
             item.write = held

@@ -32,6 +32,8 @@ struct MergePass {
     private var acceptedThisRun: [Occurrence] = []
     /// Who `accept-from = known` admits, found when first asked.
     let known: KnownSenders
+    /// `--policy report`: what each message would do to the calendar.
+    let preview: ReportPreview?
 
     init(run: MergeRun, items: [SpoolItem]) throws {
         let settings = run.store.settings
@@ -79,6 +81,7 @@ struct MergePass {
         self.batch = batch
         self.state = state
         known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state)
+        preview = run.policy == .report ? ReportPreview(target) : nil
     }
 
     /// Decides every invitation in order, taking accepted ones into the batch.
@@ -129,9 +132,13 @@ struct MergePass {
         if run.policy == .report {
             item.outcome = report.free ? .free : .busy
             item.reportOnly = true
-            if let held = held(file) {
+            let previewed = preview?.outcome(file.change(me: settings.me, domain: settings.domain, now: settings.now))
+            if let held = held(file) ?? previewed.flatMap({ $0.heldReason == nil ? nil : $0 }) {
                 item.outcome = .held
                 item.write = held
+            } else if report.free, previewed == .updated {
+                item.write = .updated
+                item.target = target
             }
         } else if let held = held(file) {
             item.outcome = .held
@@ -213,11 +220,12 @@ struct MergePass {
                 return nil
             }
         } else {
-            outcome = .unchanged
+            outcome = preview?.outcome(file.change(me: settings.me, domain: settings.domain, now: settings.now)) ?? .unchanged
         }
         let code: OutcomeCode = outcome.heldReason != nil ? .held : outcome.isStale ? .ignored : .cancelled
-        var item = MergeItem(name: name, outcome: code, invite: file.invite, write: batch == nil ? nil : outcome,
-                             target: batch == nil ? nil : target)
+        let known = batch != nil || preview != nil
+        var item = MergeItem(name: name, outcome: code, invite: file.invite, write: known ? outcome : nil,
+                             target: known ? target : nil)
         item.reportOnly = batch == nil
         var settled = Settlement(item: item, written: batch != nil && code != .held)
         if let state, batch != nil, let tombstone = tombstone(file, outcome) {

@@ -58,6 +58,8 @@ package struct MergeText {
         switch item.outcome {
         case .cancelled: return "would cancel"
         case .held: return "would hold"
+        case .updated: return "would update"
+        case .free where item.write == .updated: return "would update"
         default: return item.outcome.rawValue
         }
     }
@@ -93,14 +95,16 @@ package struct MergeText {
             if item.invite?.isReply == true {
                 guard let write = item.write, let target = item.target else { return "a reply" }
                 if write == .absent { return "no event of yours with this UID in \(target.shown)" }
-                return write.describe(target.shown)
+                return item.reportOnly ? "its event is in \(target.shown)" : write.describe(target.shown)
             }
             guard let write = item.write, let target = item.target else { return "a cancellation" }
-            return write.describe(target.shown)
+            return item.reportOnly && write != .absent ? "its event is in \(target.shown)" : write.describe(target.shown)
         }
         var detail = "\(n) conflict\(n == 1 ? "" : "s")"
         if item.outcome == .busy && !item.reportOnly { detail += "; not accepted" }
-        if let write = item.write, let target = item.target {
+        if item.reportOnly, item.write == .updated, let target = item.target {
+            detail += "; its event is in \(target.shown)"
+        } else if let write = item.write, let target = item.target {
             switch write {
             case .added, .updated: detail += "; written to \(target.shown)"
             case .unchanged: detail += "; already in \(target.shown)"

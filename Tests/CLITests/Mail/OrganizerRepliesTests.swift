@@ -100,4 +100,35 @@ import Testing
         #expect(try outcomes(try b.merge()) == ["ignored -"])
         #expect(try b.bytes() == after)
     }
+
+    /// `--policy report` says what it would do, and does nothing: `would update` for a
+    /// reply to my event and for a newer version of a stored invitation, `would hold` for
+    /// a forged reply.
+    @Test func reportSaysWouldUpdate() throws {
+        let b = try box()
+        let alices = [
+            "BEGIN:VEVENT", "UID:theirs@example.org", "DTSTAMP:20260101T090000Z", "SEQUENCE:0", "DTSTART:20310305T100000Z",
+            "DURATION:PT1H", "SUMMARY:Their meeting", "ORGANIZER:mailto:alice@example.org",
+            "ATTENDEE;PARTSTAT=ACCEPTED:mailto:\(Self.me)", "END:VEVENT", "",
+        ].joined(separator: "\r\n")
+        try Data(Self.calendar.replacingOccurrences(of: "END:VCALENDAR", with: alices + "END:VCALENDAR").utf8)
+            .write(to: URL(fileURLWithPath: b.calendar))
+        let before = try b.bytes()
+        try b.deliver("1.bob", Self.reply(from: "Bob <bob@example.org>", attendee: "bob@example.org", partstat: "ACCEPTED"))
+        try b.deliver("2.forged", Self.reply(from: "mallory@evil.example", attendee: "carol@example.org", partstat: "DECLINED"))
+        let update = [
+            "From: alice@example.org", "To: \(Self.me)", "Subject: Moved", "Message-ID: <moved@example.org>", "MIME-Version: 1.0",
+            "Content-Type: text/calendar; charset=UTF-8; method=REQUEST", "",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Alice//EN", "METHOD:REQUEST",
+            alices.replacingOccurrences(of: "SEQUENCE:0", with: "SEQUENCE:1").replacingOccurrences(of: "T100000Z", with: "T140000Z")
+                .replacingOccurrences(of: "PARTSTAT=ACCEPTED", with: "PARTSTAT=NEEDS-ACTION") + "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        try b.deliver("3.update", update)
+        let run = try Binary.run(["merge", "--policy", "report", "--me", Self.me, "--state", b.root + "/state", "--spool", b.maildir, b.calendar])
+        #expect(run.status == 0, "\(run.stderr)")
+        let words = run.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        #expect(words == ["would update new/1.bob", "would hold new/2.forged", "would update new/3.update"], "\(run.stdout)")
+        #expect(try b.bytes() == before)
+        #expect(b.mailed().isEmpty)
+    }
 }
