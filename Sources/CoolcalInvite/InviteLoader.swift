@@ -54,6 +54,9 @@ public enum InviteLoader {
             }
             return (data, nil)
         }
+        if let messages = Mbox.messages(in: data), messages.count > 1 {
+            throw InviteError(file: name, message: "is an mbox of \(messages.count) messages; an INVITE is one message (read them all with 'coolcal merge --spool \(name) CAL')")
+        }
         do {
             let found = try MessageReader.read(data)
             guard startsLike(found.calendar, "BEGIN:VCALENDAR") else {

@@ -52,7 +52,7 @@ extension MergeSource {
 }
 
 public enum MergeSources {
-    /// A Maildir (a directory with `cur/` and `new/`), else a plain spool; the run lock is
+    /// A Maildir (a directory with `cur/` and `new/`), an mbox file, else a plain spool; the run lock is
     /// taken before anything is listed. `state` opens the state (a Maildir's record and lock).
     /// - Throws: 66 for a missing directory, 75 when another merge holds the lock.
     public static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval,
@@ -60,6 +60,9 @@ public enum MergeSources {
         if Maildir.isMaildir(directory) {
             return try MaildirSource(Maildir(directory: directory), store: state(), mark: mark, now: now,
                                      lockTimeout: lockTimeout)
+        }
+        if MboxSource.isMbox(directory) {
+            return try MboxSource(path: directory, store: state(), now: now, lockTimeout: lockTimeout)
         }
         let spool = Spool(directory: directory)
         // Checked before the run lock: a missing spool is 66 naming it, not a failure

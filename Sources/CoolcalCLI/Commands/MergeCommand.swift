@@ -9,7 +9,7 @@ import CoolcalSchedule
 /// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`. Without DIR or CAL,
 /// the config's `spool` and `calendar` keys.
 package struct MergeCommand: CommandUnit, Equatable {
-    package static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "the directory where invitations arrive (default: config spool; one of them is required)")
+    package static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "where invitations arrive: a spool directory, a Maildir or an mbox file (default: config spool; one of them is required)")
     package static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
     package static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
     package static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")

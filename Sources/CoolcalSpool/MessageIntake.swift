@@ -1,0 +1,99 @@
+import Foundation
+import CoolcalInvite
+import CoolcalMail
+import CoolcalModel
+import CoolcalSchedule
+import CoolcalState
+
+/// How a mailbox spool (a Maildir, an mbox) takes in one message: read with GMime,
+/// skipped when it was processed before — known by its Message-ID and the SHA-256 of
+/// its calendar part (`key`), remembered in the state under the mailbox's real path —
+/// when it holds no invitation, or when its event is wholly past; else an item for
+/// the run. Nothing in the mailbox is changed here.
+package struct MessageIntake {
+    package let store: StateStore
+    /// The mailbox's real path: what its messages are remembered under.
+    package let realPath: String
+    package let now: Date
+
+    /// What became of one message.
+    package enum Taken {
+        /// For the run, with the key it is remembered by once done.
+        case item(SpoolItem, key: String, inviteID: String?)
+        /// Not for the run; `outcome` is what it is remembered as (nil: not remembered, as
+        /// for one unreadable now or processed before).
+        case skipped(OutcomeCode?)
+    }
+
+    /// `path`: what messages call it; `data`: its bytes.
+    package func take(name: String, path: String, data: Data, floatingZone: TimeZone, diagnostics: Diagnostics) throws -> Taken {
+        guard MessageReader.isMessage(data) else {
+            try remember(key: "sha256:" + MessageReader.sha256(data), outcome: .notAMessage, inviteID: nil)
+            return .skipped(.notAMessage)
+        }
+        let found: MailInvitation
+        let headers: MailHeaders?
+        var failure: Error? = nil
+        do {
+            found = try MessageReader.read(data)
+            headers = found.headers
+        } catch let error as MessageError {
+            let key = Self.key(error.headers, data)
+            if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key) {
+                return .skipped(OutcomeCode(rawValue: seen) ?? .failed)
+            }
+            if error.message.hasPrefix("no calendar invitation") {
+                try remember(key: key, outcome: .noInvitation, inviteID: nil)
+                return .skipped(.noInvitation)
+            }
+            found = MailInvitation(calendar: Data(), headers: error.headers ?? MailHeaders(), partType: "")
+            headers = error.headers
+            failure = InviteError(file: path, message: error.message)
+        }
+        let key = Self.key(headers, data, calendar: failure == nil ? found.calendar : nil)
+        // (Older states remember a message by its Message-ID alone.)
+        let legacy = Self.key(headers, data)
+        if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key)
+            ?? (legacy != key ? store.spools.maildirOutcome(maildir: realPath, key: legacy) : nil) {
+            diagnostics.note("\(path): skipped: processed by an earlier merge")
+            return .skipped(OutcomeCode(rawValue: seen) ?? .failed)
+        }
+        let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {
+            var file = try InviteLoader.open(found.calendar, name: path, floatingZone: floatingZone, acceptingReplies: true)
+            file.invite.mail = found.headers
+            return file
+        }
+        if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, isPast(file.invite, zone: floatingZone) {
+            diagnostics.note("\(path): skipped: the event is over")
+            try remember(key: key, outcome: .past, inviteID: file.invite.id.text)
+            return .skipped(.past)
+        }
+        return .item(SpoolItem(name: name, loaded: loaded), key: key, inviteID: try? loaded.get().invite.id.text)
+    }
+
+    package func remember(key: String, outcome: OutcomeCode, inviteID: String?) throws {
+        try store.spools.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
+    }
+
+    /// `mid:` and the Message-ID — with `#` and the SHA-256 of its calendar part when it has
+    /// one (two invitations under one Message-ID are two messages) — else `sha256:` and the
+    /// hash of the bytes.
+    package static func key(_ headers: MailHeaders?, _ data: Data, calendar: Data? = nil) -> String {
+        if let id = headers?.messageID, !id.isEmpty {
+            return "mid:" + id + (calendar.map { "#" + MessageReader.sha256($0) } ?? "")
+        }
+        return "sha256:" + MessageReader.sha256(data)
+    }
+
+    /// Every instance ended before now.
+    private func isPast(_ invite: Invite, zone: TimeZone) -> Bool {
+        let finder = ConflictFinder(buffer: Buffer(days: 0, seconds: 0), zone: zone)
+        let end = invite.checked.map { instance -> Int64 in
+            var single = invite.first
+            single.start = instance.start
+            single.end = instance.end
+            return finder.span(of: single).end
+        }.max() ?? Int64.max
+        return end <= Int64(now.timeIntervalSince1970)
+    }
+}
