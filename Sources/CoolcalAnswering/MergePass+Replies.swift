@@ -65,6 +65,7 @@ extension MergePass {
             summary.kind = .reply
             summary.organizer = answer.attendee
             summary.title = "\(answer.attendee) \(Self.verb(answer.partstat)) \(file.invite.title)"
+                + (answer.delegatedTo.isEmpty ? "" : " to " + answer.delegatedTo.joined(separator: ", "))
             try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }

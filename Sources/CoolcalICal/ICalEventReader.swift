@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 import CoolcalModel
 import CoolcalScan
 
@@ -53,7 +54,10 @@ package enum ICalEventReader {
                 let partstat = ICalWalk.parameter(prop, ICAL_PARTSTAT_PARAMETER).flatMap {
                     ICalWalk.copy(icalparameter_get_xvalue($0)) ?? partstatName(icalparameter_get_partstat($0))
                 }
-                event.attendees.append(ICalAttendee(address: address, partstat: partstat))
+                var attendee = ICalAttendee(address: address, partstat: partstat)
+                attendee.delegatedTo = addresses(prop, "DELEGATED-TO")
+                attendee.delegatedFrom = addresses(prop, "DELEGATED-FROM")
+                event.attendees.append(attendee)
             }
         case ICAL_SEQUENCE_PROPERTY:
             event.sequence = Int(icalproperty_get_sequence(prop))
@@ -83,6 +87,15 @@ package enum ICalEventReader {
 
     private static func outlookStatus(_ prop: OpaquePointer) -> String? {
         ICalWalk.copy(icalproperty_get_value_as_string(prop)).map { String($0.filter { $0 != " " && $0 != "\t" }).uppercased() }
+    }
+
+    /// The calendar addresses of a list-valued parameter (`"mailto:a","mailto:b"`).
+    private static func addresses(_ prop: OpaquePointer, _ name: String) -> [String] {
+        guard let raw = icalproperty_get_parameter_as_string_r(prop, name) else { return [] }
+        defer { free(raw) }
+        return String(cString: raw).split(separator: ",").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }.filter { !$0.isEmpty }
     }
 
     private static func partstatName(_ value: icalparameter_partstat) -> String? {

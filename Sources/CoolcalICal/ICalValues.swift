@@ -32,6 +32,9 @@ public enum ICalRecurrenceDate: Hashable, Sendable {
 public struct ICalAttendee: Hashable, Sendable {
     public var address: String
     public var partstat: String?
+    /// `DELEGATED-TO` and `DELEGATED-FROM` (RFC 5545 §3.2.4, §3.2.5), each address as written.
+    public var delegatedTo: [String] = []
+    public var delegatedFrom: [String] = []
 }
 
 /// Everything coolcal reads from one VEVENT, as plain Swift values.

@@ -19,12 +19,14 @@ package enum AttendeeEdit {
 
     /// `setting(partstat:for:in:)` over the blocks of `text`: the edits to splice, and
     /// whether any block has an attendee line of `me` at all.
-    package static func setting(partstat: String, for me: [String], in blocks: [EventBlock],
-                                of text: CalendarText) -> (edits: [(range: Range<Int>, bytes: [UInt8])], found: Bool) {
+    /// `parameters`: more parameters to set on the line (`DELEGATED-TO` → its value as
+    /// written), after PARTSTAT.
+    package static func setting(partstat: String, for me: [String], in blocks: [EventBlock], of text: CalendarText,
+                                parameters: [(name: String, value: String)] = []) -> (edits: [(range: Range<Int>, bytes: [UInt8])], found: Bool) {
         var edits: [(range: Range<Int>, bytes: [UInt8])] = []
         var found = false
         for block in blocks {
-            switch setting(partstat: partstat, for: me, in: Array(text.bytes[block.range])) {
+            switch setting(partstat: partstat, for: me, in: Array(text.bytes[block.range]), parameters: parameters) {
             case .edited(let new):
                 found = true
                 edits.append((block.range, new))
@@ -35,7 +37,8 @@ package enum AttendeeEdit {
         return (edits, found)
     }
 
-    package static func setting(partstat: String, for me: [String], in block: [UInt8]) -> Result {
+    package static func setting(partstat: String, for me: [String], in block: [UInt8],
+                                parameters: [(name: String, value: String)] = []) -> Result {
         let ending = ContentLines.lineEnding(of: block)
         let lines = ContentLines.physical(block)
         var out: [UInt8] = []
@@ -52,7 +55,7 @@ package enum AttendeeEdit {
             for j in (i + 1)..<end { logical += block[lines[j].content].dropFirst() }
             let name = String(decoding: ContentLines.propertyName(logical), as: UTF8.self)
             if name == "BEGIN" { depth += 1 } else if name == "END" { depth -= 1 }
-            if depth == 1 && name == "ATTENDEE", let rewritten = rewrite(logical, partstat: partstat, me: me) {
+            if depth == 1 && name == "ATTENDEE", let rewritten = rewrite(logical, partstat: partstat, parameters: parameters, me: me) {
                 found = true
                 if rewritten != logical {
                     changed = true
@@ -68,9 +71,11 @@ package enum AttendeeEdit {
         return changed ? .edited(out) : .unchanged
     }
 
-    /// The line with `PARTSTAT=partstat` first among its parameters, when its value is
-    /// one of `me`; nil for anyone else's line.
-    private static func rewrite(_ line: [UInt8], partstat: String, me: [String]) -> [UInt8]? {
+    /// The line with `PARTSTAT=partstat` first among its parameters (then `parameters`,
+    /// replacing those of the same names), when its value is one of `me`; nil for anyone
+    /// else's line; the line itself when it says all that already.
+    private static func rewrite(_ line: [UInt8], partstat: String, parameters: [(name: String, value: String)],
+                                me: [String]) -> [UInt8]? {
         // The value starts after the first `:` outside a quoted parameter value.
         var quoted = false
         var colon: Int?
@@ -87,10 +92,18 @@ package enum AttendeeEdit {
             if b == 0x22 { quoted.toggle() }
             if b == 0x3B && !quoted { pieces.append([]) } else { pieces[pieces.count - 1].append(b) }
         }
-        let kept = pieces.dropFirst().filter { !String(decoding: $0.prefix(9), as: UTF8.self).uppercased().hasPrefix("PARTSTAT=") }
-        let params = [Array("PARTSTAT=\(partstat)".utf8)] + kept
-        let current = pieces.dropFirst().first { String(decoding: $0.prefix(9), as: UTF8.self).uppercased().hasPrefix("PARTSTAT=") }
-        if let current, String(decoding: current.dropFirst(9), as: UTF8.self).uppercased() == partstat { return line }
+        let wanted = [("PARTSTAT", partstat)] + parameters
+        func name(_ piece: [UInt8]) -> String {
+            String(decoding: piece.prefix { $0 != 0x3D }, as: UTF8.self).uppercased()
+        }
+        let existing = Dictionary(pieces.dropFirst().map { (name($0), String(decoding: $0.drop { $0 != 0x3D }.dropFirst(), as: UTF8.self)) },
+                                  uniquingKeysWith: { first, _ in first })
+        if wanted.allSatisfy({ w in existing[w.0].map { w.0 == "PARTSTAT" ? $0.uppercased() == w.1 : $0 == w.1 } ?? false }) {
+            return line
+        }
+        let names = Set(wanted.map(\.0))
+        let kept = pieces.dropFirst().filter { !names.contains(name($0)) }
+        let params = wanted.map { Array("\($0.0)=\($0.1)".utf8) } + kept
         return pieces[0] + params.flatMap { [0x3B] + $0 } + line[colon...]
     }
 

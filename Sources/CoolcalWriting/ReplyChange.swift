@@ -25,10 +25,12 @@ package struct ReplyChange: CalendarChange {
 
     package var uid: String { message.uid }
 
-    /// The answering attendee and the answer: the reply's first ATTENDEE.
-    package var answer: (attendee: String, partstat: String)? {
+    /// The answering attendee and the answer: the reply's first ATTENDEE, with whom it
+    /// delegates to and on whose behalf it answers (RFC 5546 §3.2.3).
+    package var answer: (attendee: String, partstat: String, delegatedTo: [String], delegatedFrom: [String])? {
         guard let event = message.versions.first, let attendee = event.attendees.first else { return nil }
-        return (CalendarAddress.normalized(attendee.address), (attendee.partstat ?? "NEEDS-ACTION").uppercased())
+        return (CalendarAddress.normalized(attendee.address), (attendee.partstat ?? "NEEDS-ACTION").uppercased(),
+                attendee.delegatedTo.map(CalendarAddress.normalized), attendee.delegatedFrom.map(CalendarAddress.normalized))
     }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
@@ -47,7 +49,17 @@ package struct ReplyChange: CalendarChange {
         if let current = targets.compactMap(\.event.sequence).max(), offered < current {
             return (nil, .stale("a reply to SEQUENCE \(offered); the event is at SEQUENCE \(current)"))
         }
-        let (edits, invited) = AttendeeEdit.setting(partstat: answer.partstat, for: [answer.attendee], in: targets, of: text)
+        var parameters: [(name: String, value: String)] = []
+        if !answer.delegatedTo.isEmpty { parameters.append(("DELEGATED-TO", Self.list(answer.delegatedTo))) }
+        if !answer.delegatedFrom.isEmpty { parameters.append(("DELEGATED-FROM", Self.list(answer.delegatedFrom))) }
+        var (edits, invited) = AttendeeEdit.setting(partstat: answer.partstat, for: [answer.attendee], in: targets, of: text,
+                                                    parameters: parameters)
+        if !invited, let delegator = delegator(of: answer, in: targets) {
+            // A delegate (RFC 5546 §3.2.3): added, on the word of the attendee who delegated.
+            let line = "ATTENDEE;PARTSTAT=\(answer.partstat);DELEGATED-FROM=\(Self.list([delegator])):mailto:\(answer.attendee)"
+            edits = targets.map { ($0.range, PropertyEdit.replacing([], with: [line], in: Array(text.bytes[$0.range]))) }
+            invited = true
+        }
         guard invited else {
             return (nil, .held(.uninvitedAttendee, "\(answer.attendee) is not an attendee of the event"))
         }
@@ -59,4 +71,22 @@ package struct ReplyChange: CalendarChange {
     }
 
     package func preview(lineEnding: String) -> String { "" }
+
+    /// The attendee the replier answers for, when the stored event says that attendee
+    /// delegated to the replier (its `DELEGATED-TO`); nil for a party crasher.
+    private func delegator(of answer: (attendee: String, partstat: String, delegatedTo: [String], delegatedFrom: [String]),
+                           in blocks: [EventBlock]) -> String? {
+        answer.delegatedFrom.first { from in
+            blocks.contains { block in
+                block.event.attendees.contains {
+                    CalendarAddress.normalized($0.address) == from && $0.delegatedTo.map(CalendarAddress.normalized).contains(answer.attendee)
+                }
+            }
+        }
+    }
+
+    /// A DELEGATED-TO/-FROM value: each address quoted, with `mailto:`.
+    private static func list(_ addresses: [String]) -> String {
+        addresses.map { "\"mailto:\($0)\"" }.joined(separator: ",")
+    }
 }

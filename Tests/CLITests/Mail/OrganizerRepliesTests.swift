@@ -23,11 +23,11 @@ import Testing
     ].joined(separator: "\r\n")
 
     static func reply(from: String, attendee: String, partstat: String, stamp: String = "20260102T090000Z",
-                      sequence: Int = 1, uid: String = "sync-1@example.com") -> String {
+                      sequence: Int = 1, uid: String = "sync-1@example.com", parameters: String = "") -> String {
         let ics = [
             "BEGIN:VCALENDAR", "PRODID:-//Test//Reply//EN", "VERSION:2.0", "METHOD:REPLY",
             "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(stamp)", "SEQUENCE:\(sequence)", "SUMMARY:Team sync",
-            "ORGANIZER:mailto:\(me)", "ATTENDEE;PARTSTAT=\(partstat):mailto:\(attendee)",
+            "ORGANIZER:mailto:\(me)", "ATTENDEE;PARTSTAT=\(partstat)\(parameters):mailto:\(attendee)",
             "END:VEVENT", "END:VCALENDAR", "",
         ].joined(separator: "\r\n")
         return [
@@ -130,5 +130,32 @@ import Testing
         #expect(words == ["would update new/1.bob", "would hold new/2.forged", "would update new/3.update"], "\(run.stdout)")
         #expect(try b.bytes() == before)
         #expect(b.mailed().isEmpty)
+    }
+
+    /// Delegation (RFC 5546 §3.2.3): Bob delegates to Dave (his line says so), Dave's reply
+    /// on Bob's behalf adds Dave; Eve claiming Carol's delegation (Carol delegated nothing)
+    /// is held.
+    @Test func aDelegateIsAddedOnTheDelegatorsWord() throws {
+        let b = try box()
+        try b.deliver("1.bob", Self.reply(from: "bob@example.org", attendee: "bob@example.org", partstat: "DELEGATED",
+                                          parameters: ";DELEGATED-TO=\"mailto:dave@example.org\""))
+        try b.deliver("2.dave", Self.reply(from: "dave@example.org", attendee: "dave@example.org", partstat: "ACCEPTED",
+                                           stamp: "20260102T100000Z", parameters: ";DELEGATED-FROM=\"mailto:bob@example.org\""))
+        try b.deliver("3.eve", Self.reply(from: "eve@example.org", attendee: "eve@example.org", partstat: "ACCEPTED",
+                                          stamp: "20260102T110000Z", parameters: ";DELEGATED-FROM=\"mailto:carol@example.org\""))
+        let run = try b.merge()
+        #expect(try outcomes(run) == ["updated -", "updated -", "held uninvited attendee"], "\(run.stdout)")
+        let expected = Self.calendar
+            .replacingOccurrences(
+                of: "ATTENDEE;CN=Bob Example;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;ROLE=REQ-PARTICIPANT:mai\r\n lto:bob@example.org",
+                with: "ATTENDEE;PARTSTAT=DELEGATED;DELEGATED-TO=\"mailto:dave@example.org\";CN=Bob E\r\n xample;RSVP=TRUE;ROLE=REQ-PARTICIPANT:mailto:bob@example.org")
+            .replacingOccurrences(
+                of: "END:VALARM\r\nEND:VEVENT",
+                with: "END:VALARM\r\nATTENDEE;PARTSTAT=ACCEPTED;DELEGATED-FROM=\"mailto:bob@example.org\":mailto:d\r\n ave@example.org\r\nEND:VEVENT")
+        let after = String(decoding: try b.bytes(), as: UTF8.self)
+        #expect(after == expected, "\(after.debugDescription)")
+        let inbox = try Binary.run(["inbox", "--json", "--state", b.root + "/state"])
+        let titles = (try Binary.json(inbox.stdout)["invitations"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(titles.contains("bob@example.org delegated Team sync to dave@example.org"), "\(titles)")
     }
 }
