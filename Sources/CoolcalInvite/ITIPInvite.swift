@@ -30,9 +30,10 @@ package enum ITIPInvite {
         }
         // An answer's components are kept apart from events (`ICalCalendar.answers`).
         let events = calendar.method.map(ICalCalendar.answerMethods.contains) == true ? calendar.answers : calendar.events
-        guard let event = events.first(where: { $0.recurrenceID == nil }) ?? events.first else {
+        guard let found = events.first(where: { $0.recurrenceID == nil }) ?? events.first else {
             throw InviteError(file: file, message: "no VEVENT in the invitation")
         }
+        var event = found
         guard let uid = event.uid, !uid.isEmpty else { throw InviteError(file: file, message: "the VEVENT has no UID") }
         // The UID is shown, stored and made a file name: control characters are refused
         // (RFC 5545 TEXT has none).
@@ -44,12 +45,16 @@ package enum ITIPInvite {
         if let sequence = ITIPInvite.badSequence(data) {
             throw InviteError(file: file, message: "SEQUENCE:\(PrintableText.clean(sequence, keepNewlines: false)) is not a whole number from 0 to 2147483647")
         }
-        // A cancellation of one instance may name it by RECURRENCE-ID alone; a reply may
-        // name no time at all (it is placed at its DTSTAMP, for the inbox).
-        let cancelled = calendar.method == "CANCEL" && event.start == nil ? event.recurrenceID : nil
-        let answering = calendar.method == "REPLY" || calendar.method == "DECLINECOUNTER"
-        let replied = answering && event.start == nil ? event.recurrenceID ?? event.stamp : nil
-        guard let dtstart = cancelled ?? replied ?? event.start, dtstart.fields.isValid else {
+        // A cancellation may name its instance by RECURRENCE-ID alone, or no time at all (the
+        // whole event, RFC 5546 §3.2.5); a reply may name no time either: either is placed
+        // at its RECURRENCE-ID, else its DTSTAMP (for the inbox), with no length.
+        let answering = ["CANCEL", "REPLY", "DECLINECOUNTER"].contains(calendar.method ?? "")
+        let placed = answering && event.start == nil ? event.recurrenceID ?? event.stamp : nil
+        if placed != nil {
+            event.end = nil
+            event.duration = nil
+        }
+        guard let dtstart = placed ?? event.start, dtstart.fields.isValid else {
             throw InviteError(file: file, message: "the VEVENT has no valid DTSTART")
         }
         for (name, value) in [("DTSTART", event.start), ("DTEND", event.end)] {
