@@ -119,9 +119,9 @@ package struct RecurrenceSet {
             if dtstart.isDate { from = from.dateOnly }
         }
         let civil = civilRules ? CivilRecurrence(rule: rule, start: from, isDate: dtstart.isDate) : nil
-        // BYWEEKNO without BYDAY: libical refuses it, the RFC does not.
-        let weekly = WeekNumberRecurrence(rule: rule, start: from, isDate: dtstart.isDate)
-        guard let iterator: RuleIterator = civil ?? weekly ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
+        // (BYWEEKNO without BYDAY: libical refuses it, the RFC does not.)
+        guard let iterator: RuleIterator = civil ?? WeekNumberRecurrence(rule: rule, start: from, isDate: dtstart.isDate)
+                ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
             return nil
         }

@@ -33,7 +33,9 @@ package final class WeekNumberRecurrence: RuleIterator {
 
     /// nil when the rule is not of this shape.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
-        guard start.isValid, start.year >= 1, start < RecurrenceSet.pastLibicalLimit else { return nil }
+        // Most rules have no BYWEEKNO: say no before reading them part by part.
+        guard rule.facts.parts.contains(where: { $0.hasPrefix("BYWEEKNO=") }),
+              start.isValid, start.year >= 1, start < RecurrenceSet.pastLibicalLimit else { return nil }
         var yearly = false, weeks: [Int] = [], interval = 1, count: Int?, weekStart = 0
         for part in rule.facts.parts {
             guard let eq = part.firstIndex(of: "=") else { return nil }
