@@ -42,21 +42,6 @@ extension ICalReader {
         return true
     }
 
-    /// Where a DAYLIGHT and a STANDARD observance begin at the same local time, or nil.
-    /// Such a zone says two things of every moment after it (Tine 2.0 writes one: both
-    /// observances `DTSTART:20111121T115910`, no rule), and libical picks one of them
-    /// (the summer offset in November); the zone is ignored, so its TZID is read in the
-    /// system zone of that name where there is one.
-    package static func sharedOnset(_ vtz: OpaquePointer) -> CivilDateTime? {
-        func onsets(_ kind: icalcomponent_kind) -> Set<CivilDateTime> {
-            Set(ICalWalk.children(of: vtz, kind: kind).compactMap { observance in
-                let t = icalcomponent_get_dtstart(observance)
-                return icaltime_is_null_time(t) != 0 ? nil : CivilDateTime(icaltime: t)
-            })
-        }
-        return onsets(ICAL_XDAYLIGHT_COMPONENT).intersection(onsets(ICAL_XSTANDARD_COMPONENT)).min()
-    }
-
     /// Transitions a year that one observance's RRULE, and all of a zone's together,
     /// may give: real zones have one or two; libical expands every one of them from the
     /// observance's DTSTART (year 1 if need be) into memory.

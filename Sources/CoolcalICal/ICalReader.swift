@@ -183,16 +183,7 @@ public enum ICalReader {
                     continue
                 }
                 guard plausible(vtz, malformed: malformed ?? []) else { continue }
-                if let onset = sharedOnset(vtz) {
-                    let what = "\(file): VTIMEZONE \(tzid(of: vtz)): its DAYLIGHT and STANDARD observances both begin at \(onset.utcString.dropLast())"
-                    let name = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY).flatMap { ICalWalk.copy(icalproperty_get_tzid($0)) }
-                    if let name, ZoneBook.systemZone(named: name) != nil {
-                        zoneWarnings.append("\(what); the system zone of that name is used instead")
-                        continue
-                    }
-                    zoneWarnings.append("\(what); no system zone has that name, so the zone is read as it is")
-                }
-                if let rules = VTimezoneRules(vtimezone: vtz), zones[rules.identifier] == nil {
+                if let rules = VTimezoneRules.usable(vtz, file: file, warnings: &zoneWarnings), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
                 }
             }
