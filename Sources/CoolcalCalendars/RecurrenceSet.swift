@@ -119,7 +119,9 @@ package struct RecurrenceSet {
             if dtstart.isDate { from = from.dateOnly }
         }
         let civil = civilRules ? CivilRecurrence(rule: rule, start: from, isDate: dtstart.isDate) : nil
-        guard let iterator: RuleIterator = civil ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
+        // (BYWEEKNO without BYDAY: libical refuses it, the RFC does not.)
+        guard let iterator: RuleIterator = civil ?? WeekNumberRecurrence(rule: rule, start: from, isDate: dtstart.isDate)
+                ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
             return nil
         }
@@ -145,7 +147,17 @@ package struct RecurrenceSet {
                 previous = last
             }
         }
+        // RFC 5545 §3.3.10: "The DTSTART property value always counts as the first
+        // occurrence." libical counts only the instances that match the rule, so when
+        // DTSTART does not (a Friday start of `FREQ=WEEKLY;BYDAY=MO;COUNT=4`) the rule gives
+        // one instance fewer. (A counted rule is iterated from DTSTART; a civil one's first
+        // instance is DTSTART, passed over or not.)
+        var counted = rule.hasCount ? rule.facts.count : nil
         while let fields = iterator.next() {
+            if calls == 0, let c = counted, fields != (dtstart.isDate ? dtstart.fields.dateOnly : dtstart.fields) {
+                counted = c - 1
+            }
+            if let c = counted, calls >= c { break }
             // libical walked every step of the frequency from the previous instance.
             let walked = step.map { max(1, Int(min((fields.secondsAsUTC - previous.secondsAsUTC) / $0, Int64(Int32.max)))) } ?? 1
             steps += walked
@@ -174,8 +186,7 @@ package struct RecurrenceSet {
         }
         // libical ends every rule at the end of 2582: say so when the series had more to give.
         // (A COUNT rule is iterated from DTSTART, so `calls` counts its instances.)
-        let count = rule.hasCount ? rule.facts.count : nil
-        let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (count.map { calls >= $0 } ?? false)
+        let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (counted.map { calls >= $0 } ?? false)
         if !ended && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }

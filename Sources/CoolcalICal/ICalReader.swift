@@ -183,7 +183,7 @@ public enum ICalReader {
                     continue
                 }
                 guard plausible(vtz, malformed: malformed ?? []) else { continue }
-                if let rules = VTimezoneRules(vtimezone: vtz), zones[rules.identifier] == nil {
+                if let rules = VTimezoneRules.usable(vtz, file: file, warnings: &zoneWarnings), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
                 }
             }

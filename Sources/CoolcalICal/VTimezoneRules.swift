@@ -1,5 +1,6 @@
 internal import CLibical
 import CoolcalModel
+import CoolcalZones
 
 /// A time zone defined by a VTIMEZONE in a calendar file, evaluated by libical.
 package final class VTimezoneRules: ZoneRules {
@@ -29,6 +30,35 @@ package final class VTimezoneRules: ZoneRules {
 
     deinit {
         icaltimezone_free(zone, 1)
+    }
+
+    /// The zone of a VTIMEZONE the reader found plausible, or nil when it is not to be used.
+    /// One whose DAYLIGHT and STANDARD observances begin at the same local time (Tine 2.0
+    /// writes both `DTSTART:20111121T115910`, no rule) says two things of every moment after
+    /// it, and libical picks the summer offset in November: it is left out, with a warning
+    /// naming `file` and the zone, so its TZID is read in the system zone of that name;
+    /// kept, with a warning, where there is none.
+    package static func usable(_ vtz: OpaquePointer, file: String, warnings: inout [String]) -> VTimezoneRules? {
+        guard let onset = sharedOnset(vtz) else { return VTimezoneRules(vtimezone: vtz) }
+        let what = "\(file): VTIMEZONE \(ICalReader.tzid(of: vtz)): its DAYLIGHT and STANDARD observances both begin at \(onset.utcString.dropLast())"
+        let name = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY).flatMap { ICalWalk.copy(icalproperty_get_tzid($0)) }
+        if let name, ZoneBook.systemZone(named: name) != nil {
+            warnings.append("\(what); the system zone of that name is used instead")
+            return nil
+        }
+        warnings.append("\(what); no system zone has that name, so the zone is read as it is")
+        return VTimezoneRules(vtimezone: vtz)
+    }
+
+    /// The earliest local time at which a DAYLIGHT and a STANDARD observance both begin, or nil.
+    private static func sharedOnset(_ vtz: OpaquePointer) -> CivilDateTime? {
+        func onsets(_ kind: icalcomponent_kind) -> Set<CivilDateTime> {
+            Set(ICalWalk.children(of: vtz, kind: kind).compactMap { observance in
+                let t = icalcomponent_get_dtstart(observance)
+                return icaltime_is_null_time(t) != 0 ? nil : CivilDateTime(icaltime: t)
+            })
+        }
+        return onsets(ICAL_XDAYLIGHT_COMPONENT).intersection(onsets(ICAL_XSTANDARD_COMPONENT)).min()
     }
 
     package func offset(atUTC seconds: Int64) -> Int {

@@ -7,6 +7,11 @@ every reason for that reading is listed here.  Anything else stays a failure.
 Reference quirks the generator deliberately avoids (no RFC reading is modelled for them):
 EXDATE and RECURRENCE-ID also match an instance whose local wall time equals their UTC time
 (TZID=America/New_York EXDATE 20240305T090000 also drops an RDATE at 14:00 New York that day).
+`FREQ=YEARLY;BYWEEKNO=n` without BYDAY: dateutil gives all seven days of week n; RFC 5545 §3.3.10
+expands BYWEEKNO and takes the rest from DTSTART ("Information, not contained in the rule, necessary
+to determine the various recurrence instance start time and dates are derived from the Start Time
+("DTSTART") component attribute"), so coolcal gives DTSTART's weekday only; the generator writes no
+BYWEEKNO (WeekNumberTests hold coolcal's reading).
 
 X-WR-TIMEZONE (xwr.ics): the reference reads such a file through the pinned `x-wr-timezone` package,
 which also moves UTC values into the named zone, so a UTC-based series follows that zone's DST
@@ -56,6 +61,17 @@ KNOWN = [
                    "(Custom/Sydney 20241006T023000 -> 15:30Z; RFC: +10:00 -> 16:30Z); such an instance "
                    "can also wrongly pass UNTIL (DAILY 02:45 Custom/Eastern, UNTIL=20250309T074400Z keeps "
                    "2025-03-09 02:45 = 07:45Z). IANA TZIDs (zoneinfo, fold=0) are right.",
+    },
+    {
+        "id": "count-unmatched-dtstart",
+        "rfc": "RFC 5545 §3.3.10 (RECUR, COUNT): \"The COUNT rule part defines the number of occurrences "
+               "at which to range-bound the recurrence. The \"DTSTART\" property value always counts as the "
+               "first occurrence.\"",
+        "reading": "When DTSTART does not match its rule, the library adds DTSTART to COUNT instances that "
+                   "match (dateutil counts matches only), one occurrence too many: DTSTART Friday 2024-07-12 "
+                   "with FREQ=WEEKLY;COUNT=3;BYDAY=TU gives 07-12, 07-16, 07-23 and 07-30; by the RFC the "
+                   "series ends on 07-23 (sabre/vobject and KCalendarCore count the same way). The generator "
+                   "writes such series when a revision moves DTSTART off its rule (revisions.ics).",
     },
     {
         "id": "thisandfuture-exact-shift",

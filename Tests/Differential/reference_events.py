@@ -18,6 +18,7 @@ import icalendar
 import recurring_ical_events
 import x_wr_timezone
 from dateutil import tz as dtz
+from dateutil.rrule import rrulestr
 
 UTC = timezone.utc
 MARGIN = timedelta(days=2)
@@ -71,7 +72,31 @@ def rfc_utc(value, zone):
 class Raw:
     """One occurrence as the library returned it (time-zone independent part)."""
     __slots__ = ("calendar", "uid", "summary", "status", "transparent", "start", "end", "rid",
-                 "all_day", "end_rule", "shift", "until")
+                 "all_day", "end_rule", "shift", "until", "past_count")
+
+
+_LAST_COUNTED = {}  # id(master) -> the library's last RRULE instance, which RFC 5545 does not give
+
+
+def last_counted(comp):
+    """The last instance of the master's single COUNT rule when DTSTART does not match the rule.
+
+    RFC 5545 §3.3.10: "The DTSTART property value always counts as the first occurrence", so such a
+    rule gives COUNT instances with DTSTART; the library (dateutil) gives DTSTART plus COUNT matches.
+    None when DTSTART matches or the master has no such rule."""
+    key = id(comp)
+    if key not in _LAST_COUNTED:
+        _LAST_COUNTED[key] = None
+        rules = comp.get("RRULE", [])
+        rules = rules if isinstance(rules, list) else [rules]
+        if len(rules) == 1 and "COUNT" in rules[0]:
+            start = comp["DTSTART"].dt
+            dt = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
+            instances = list(rrulestr(rules[0].to_ical().decode(), dtstart=dt))
+            if instances and instances[0] != dt:
+                last = instances[-1]
+                _LAST_COUNTED[key] = last if isinstance(start, datetime) else last.date()
+    return _LAST_COUNTED[key]
 
 
 def describe(calendar, occ, recurring_uids):
@@ -88,6 +113,7 @@ def describe(calendar, occ, recurring_uids):
     own = adapter.is_modification() and not adapter.this_and_future
     raw.shift = None  # (DTSTART, RECURRENCE-ID) of a RANGE=THISANDFUTURE override moving this instance
     raw.until = None  # the UTC UNTIL of the rule that generated this instance
+    raw.past_count = False  # the COUNT rule's last instance, one too many by RFC 5545 (last_counted)
     if adapter.is_modification():
         raw.rid = (occ.start - adapter.move_recurrences_by) if adapter.this_and_future \
             else comp["RECURRENCE-ID"].dt
@@ -97,6 +123,7 @@ def describe(calendar, occ, recurring_uids):
     else:
         raw.rid = occ.start if raw.uid in recurring_uids else None
         own = raw.rid is None
+        raw.past_count = raw.rid is not None and last_counted(comp) == occ.start
         rules, rdates = comp.get("RRULE", []), comp.get("RDATE", [])
         untils = [u for r in (rules if isinstance(rules, list) else [rules]) for u in r.get("UNTIL", [])]
         if untils and getattr(untils[0], "tzinfo", None) and not isinstance(  # VTIMEZONE zones only
@@ -177,6 +204,9 @@ class Occurrences:
                     reasons.append("vtimezone-gap")
             if raw.until is not None and rfc_utc(raw.rid, zone) > raw.until:  # a gap time passed UNTIL
                 reasons.append("vtimezone-gap")
+                alt_s = alt_e = None
+            if raw.past_count:  # DTSTART was the first of COUNT: not an instance at all
+                reasons.append("count-unmatched-dtstart")
                 alt_s = alt_e = None
             rid = raw.rid
             if rid is not None:
