@@ -26,6 +26,13 @@ package final class OwnedComponent {
 /// Sequence helpers over a component's children and properties (borrowed pointers,
 /// valid while the owning tree lives).
 package enum ICalWalk {
+    /// A component's own METHOD (a VCALENDAR's), upper-cased.
+    static func method(of component: OpaquePointer) -> String? {
+        icalcomponent_get_first_property(component, ICAL_METHOD_PROPERTY)
+            .flatMap { copy(icalproperty_get_value_as_string($0)) }?
+            .trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
     static func children(of parent: OpaquePointer, kind: icalcomponent_kind) -> [OpaquePointer] {
         var result: [OpaquePointer] = []
         var child = icalcomponent_get_first_component(parent, kind)

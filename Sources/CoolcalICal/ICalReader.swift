@@ -192,13 +192,9 @@ public enum ICalReader {
         result.warnings = zoneWarnings
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
-            let answering = method(of: vcal).map(ICalCalendar.answerMethods.contains) ?? false
+            let answering = ICalWalk.method(of: vcal).map(ICalCalendar.answerMethods.contains) ?? false
             for vevent in ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT) {
-                if answering {
-                    result.answers.append(ICalEventReader.event(from: vevent))
-                } else {
-                    result.events.append(ICalEventReader.event(from: vevent))
-                }
+                answering ? result.answers.append(ICalEventReader.event(from: vevent)) : result.events.append(ICalEventReader.event(from: vevent))
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))
@@ -206,13 +202,6 @@ public enum ICalReader {
         if !badStarts.isEmpty { rejectMalformedStarts(badStarts, in: &result.events) }
         result.warnings += endWarnings(result.events, file: file)
         return result
-    }
-
-    /// A VCALENDAR's own METHOD, upper-cased.
-    private static func method(of vcal: OpaquePointer) -> String? {
-        icalcomponent_get_first_property(vcal, ICAL_METHOD_PROPERTY)
-            .flatMap { ICalWalk.copy(icalproperty_get_value_as_string($0)) }?
-            .trimmingCharacters(in: .whitespaces).uppercased()
     }
 
     private static func readCalendarProperties(_ vcal: OpaquePointer, into calendar: inout ICalCalendar) {

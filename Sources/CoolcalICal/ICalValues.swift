@@ -93,7 +93,7 @@ public struct ICalCalendar {
 
     /// The iTIP methods whose components answer about an event rather than describe it
     /// (RFC 5546 §1.4): "REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER".
-    public static var answerMethods: Set<String> { ICalPreFilter.answerMethods }
+    public static var answerMethods: Set<String> { AnswerMethods.all }
     /// The revision stamps of the events the pre-filter dropped, so that a newer
     /// revision outside the window still hides an older one inside it.
     public var skippedRevisions = ICalSkippedRevisions()

@@ -25,10 +25,7 @@ public final class ITIPMessage {
             ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).filter { ICalWalk.copy(icalcomponent_get_uid($0)) == uid }
         } ?? []
         versions = events.map(ICalEventReader.event(from:))
-        method = calendar
-            .flatMap { icalcomponent_get_first_property($0, ICAL_METHOD_PROPERTY) }
-            .flatMap { ICalWalk.copy(icalproperty_get_value_as_string($0)) }?
-            .trimmingCharacters(in: .whitespaces).uppercased()
+        method = calendar.flatMap(ICalWalk.method(of:))
     }
 
     private static func calendarNode(_ root: OpaquePointer) -> OpaquePointer? {

@@ -64,20 +64,6 @@ extension ICalPreFilter {
 
     /// Where the property name of a line ends: its first `;` or `:` (`to` when none).
     @inline(__always)
-    /// Whether the line is `METHOD` (with parameters or not) whose value names an iTIP
-    /// answer: REPLY, COUNTER, REFRESH or DECLINECOUNTER, in any case, blanks around it.
-    package static func answerMethod(_ p: UnsafePointer<UInt8>, _ to: Int) -> Bool {
-        let line = UnsafeBufferPointer(start: p, count: to)
-        guard ContentLines.propertyName(line).map(ContentLines.upper) == Array("METHOD".utf8),
-              let colon = line.firstIndex(of: 0x3A) else { return false }
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
-        return answerMethods.contains(value)
-    }
-
-    /// The iTIP methods whose components answer about an event rather than describe it
-    /// (RFC 5546 §1.4).
-    public static let answerMethods: Set<String> = ["REPLY", "COUNTER", "REFRESH", "DECLINECOUNTER"]
-
     package static func nameEnd(_ p: UnsafePointer<UInt8>, _ to: Int) -> Int {
         var i = 0
         while i < to && p[i] != 0x3A && p[i] != 0x3B { i += 1 }

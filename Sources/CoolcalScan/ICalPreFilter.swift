@@ -344,7 +344,7 @@ public struct ICalPreFilter {
             }
             // An iTIP answer's VCALENDAR (METHOD:REPLY…) holds no versions of events: the
             // reader keeps its components apart, which only a whole parse sees.
-            if !open, upperFirst == 0x4D, stack.count == 1, ICalPreFilter.answerMethod(p, contentEnd) { giveUp = true }
+            if !open, upperFirst == 0x4D, stack.count == 1, AnswerMethods.named(p, contentEnd) { giveUp = true }
             if open, current.inner.isEmpty {
                 if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
                     current.uid = Self.nameHash(p + 4, contentEnd - 4)
