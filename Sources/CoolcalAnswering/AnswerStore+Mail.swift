@@ -32,11 +32,19 @@ extension AnswerStore {
 
     /// The REPLY mail, its failures as the CLI's errors (64 for `--me`, 65 for the invitation).
     package static func build(_ file: InvitationFile, partstat: String, comment: String?, settings: AnswerSettings) throws -> MailReply {
+        try mail(command: settings.command) { () throws(MailReply.Failure) in
+            try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
+        }
+    }
+
+    /// A mail `make` builds, its failures as the CLI's errors: 64 for `--me` (naming
+    /// `command`), 65 for the message it answers.
+    package static func mail<T>(command: String?, _ make: () throws(MailReply.Failure) -> T) throws -> T {
         do {
-            return try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
+            return try make()
         } catch {
             switch error {
-            case .usage(let message): throw UsageError(message, command: settings.command)
+            case .usage(let message): throw UsageError(message, command: command)
             case .data(let inviteError): throw inviteError
             }
         }

@@ -70,15 +70,9 @@ package struct CounterDecision {
         guard let request = ITIPMessage.request(events: produced.events, zones: produced.zones) else {
             throw InviteError(file: target.shown, message: "the moved event \(message.uid) could not be read back for the update; not mailed")
         }
-        let mail: MailReply?
-        do {
-            mail = try MailReply.update(uid: message.uid, title: invite.title, request: request, sequence: produced.sequence,
-                                        attendees: produced.attendees, me: settings.me, now: settings.now, domain: settings.domain)
-        } catch {
-            switch error {
-            case .usage(let text): throw UsageError(text, command: settings.command)
-            case .data(let inviteError): throw inviteError
-            }
+        let mail = try AnswerStore.mail(command: settings.command) { () throws(MailReply.Failure) in
+            try MailReply.update(uid: message.uid, title: invite.title, request: request, sequence: produced.sequence,
+                                 attendees: produced.attendees, me: settings.me, now: settings.now, domain: settings.domain)
         }
         guard let mail else {
             return settings.diagnostics.warn("\(invite.source): the event has no attendees to tell; nothing mailed")

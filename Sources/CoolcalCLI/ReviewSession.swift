@@ -78,46 +78,42 @@ package final class ReviewSession {
     /// Answers the invitation shown, as `accept`, `decline --` or `comment` would; on
     /// success moves to the next one.
     private func answer(_ kind: AnswerKind) {
-        guard index < entries.count else { return }
-        let entry = entries[index]
-        let sink = StringSink()
-        let quietContext = RunContext(common: context.common, environment: context.environment,
-                                      diagnostics: context.diagnostics, out: sink)
-        let warnings = context.diagnostics.warnings.count
-        do {
+        running { entry, quiet in
             let targets = calendars.map(\.operand)
             let status = try AnswerCommand.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
-                                                   options: AnswerOptions(buffer: buffer), context: quietContext)
-            message = sink.text.split(separator: "\n").map(String.init)
+                                                   options: AnswerOptions(buffer: buffer), context: quiet)
             if status == .ok {
                 given[entry.number] = Self.mark(kind)
                 // The calendar may have changed: every day view is read again.
                 reports = [:]
                 index += 1
-            } else {
-                failure = failure ?? status
             }
-        } catch {
-            message = sink.text.split(separator: "\n").map(String.init) + ["error: \(error)"]
-            failure = failure ?? ExitStatus.of(error)
+            return status
         }
-        message += context.diagnostics.warnings.dropFirst(warnings).map { "warning: \($0)" }
     }
 
     /// `s`: proposes the first free slot of the invitation's length to its organizer, as
     /// `reply --counter --send N` does; the invitation stays unanswered.
     private func proposeNewTime() {
-        guard index < entries.count else { return }
-        let entry = entries[index]
-        let sink = StringSink()
-        let quietContext = RunContext(common: context.common, environment: context.environment,
-                                      diagnostics: context.diagnostics, out: sink)
-        let warnings = context.diagnostics.warnings.count
-        do {
+        running { entry, quiet in
             let arguments = ["--counter", "--send", "--", String(entry.number)] + calendars.map(\.operand)
             var command = try ReplyCommand(ArgumentParser.parse(arguments, spec: ReplyCommand.spec))
             command.buffer = buffer
-            let status = try command.run(quietContext)
+            return try command.run(quiet)
+        }
+    }
+
+    /// Runs `work` on the invitation shown with a context whose output is kept: what it
+    /// said (and any warning or error) becomes the screen's message; a status other than 0
+    /// is the first failure's.
+    private func running(_ work: (InboxEntry, RunContext) throws -> ExitStatus) {
+        guard index < entries.count else { return }
+        let entry = entries[index]
+        let sink = StringSink()
+        let quiet = RunContext(common: context.common, environment: context.environment, diagnostics: context.diagnostics, out: sink)
+        let warnings = context.diagnostics.warnings.count
+        do {
+            let status = try work(entry, quiet)
             message = sink.text.split(separator: "\n").map(String.init)
             if status != .ok { failure = failure ?? status }
         } catch {

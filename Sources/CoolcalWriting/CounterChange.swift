@@ -49,13 +49,7 @@ package struct CounterChange: CalendarChange {
     package var uid: String { message.uid }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
-        let mine = Set(me.map(CalendarAddress.normalized))
-        let stored = text.blocks(uid: uid).filter { $0.event.organizer.map { mine.contains(CalendarAddress.normalized($0)) } ?? false }
-        let instance = message.versions.first?.recurrenceID
-        let targets = stored.filter { block in
-            guard let instance else { return block.event.recurrenceID == nil }
-            return block.event.recurrenceID.map { $0.fields == instance.fields } ?? false
-        }
+        let (stored, targets) = text.organizedBlocks(uid: uid, me: me, instance: message.versions.first?.recurrenceID)
         guard !targets.isEmpty else { return (nil, .absent) }
         let invited = targets.contains { $0.event.attendees.contains { CalendarAddress.normalized($0.address) == proposer } }
         guard invited, !proposer.isEmpty else {

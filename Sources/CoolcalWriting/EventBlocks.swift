@@ -1,5 +1,7 @@
 import Foundation
 import CoolcalICal
+import CoolcalModel
+import CoolcalScan
 
 /// A top-level VEVENT block of a calendar file and what libical reads in it.
 package struct EventBlock {
@@ -52,5 +54,19 @@ extension CalendarText {
         var prefix = blank ? [] : Array(bytes)
         if !prefix.isEmpty && prefix.last != 0x0A { prefix += Array(ending.utf8) }
         return Splice(whole: Data(prefix + Array(ICalWriter.calendar(containing: body, lineEnding: ending).utf8)))
+    }
+}
+
+extension CalendarText {
+    /// The stored blocks of `uid` that the owner (`me`) organises, and of them those a
+    /// message about `instance` (its RECURRENCE-ID; nil: the series) speaks of.
+    package func organizedBlocks(uid: String, me: [String], instance: ICalTime?) -> (stored: [EventBlock], targets: [EventBlock]) {
+        let mine = Set(me.map(CalendarAddress.normalized))
+        let stored = blocks(uid: uid).filter { $0.event.organizer.map { mine.contains(CalendarAddress.normalized($0)) } ?? false }
+        let targets = stored.filter { block in
+            guard let instance else { return block.event.recurrenceID == nil }
+            return block.event.recurrenceID.map { $0.fields == instance.fields } ?? false
+        }
+        return (stored, targets)
     }
 }

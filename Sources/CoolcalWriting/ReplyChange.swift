@@ -34,13 +34,7 @@ package struct ReplyChange: CalendarChange {
     }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
-        let mine = Set(me.map(CalendarAddress.normalized))
-        let stored = text.blocks(uid: uid).filter { $0.event.organizer.map { mine.contains(CalendarAddress.normalized($0)) } ?? false }
-        let instance = message.versions.first?.recurrenceID
-        let targets = stored.filter { block in
-            guard let instance else { return block.event.recurrenceID == nil }
-            return block.event.recurrenceID.map { $0.fields == instance.fields } ?? false
-        }
+        let targets = text.organizedBlocks(uid: uid, me: me, instance: message.versions.first?.recurrenceID).targets
         guard !targets.isEmpty, let answer else { return (nil, .absent) }
         if let sender, sender != answer.attendee {
             return (nil, .held(.notFromOrganizer, "mailed by \(sender.isEmpty ? "no single From address" : sender); the reply is \(answer.attendee)'s"))

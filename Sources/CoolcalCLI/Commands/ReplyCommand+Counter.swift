@@ -25,15 +25,8 @@ extension ReplyCommand {
                         + "in working hours \(hours.description)\(weekends ? "" : " on weekdays"); try --at, --hours or --weekends")
             return .busy
         }
-        let mail: MailReply
-        do {
-            mail = try MailReply.counter(file, me: settings.me, start: start, end: end, comment: comment, now: settings.now,
-                                         domain: settings.domain)
-        } catch {
-            switch error {
-            case .usage(let text): throw UsageError(text, command: "reply")
-            case .data(let inviteError): throw inviteError
-            }
+        let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
+            try MailReply.counter(file, me: settings.me, start: start, end: end, comment: comment, now: settings.now, domain: settings.domain)
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
@@ -49,15 +42,9 @@ extension ReplyCommand {
             throw InviteError(file: invite.source, message: "is not a counter-proposal (METHOD:COUNTER); --decline-counter answers one from the inbox")
         }
         let attendee = CounterDecision.proposer(file)
-        let mail: MailReply
-        do {
-            mail = try MailReply.declineCounter(file, attendee: attendee, me: settings.me, comment: comment, now: settings.now,
-                                                domain: settings.domain)
-        } catch {
-            switch error {
-            case .usage(let text): throw UsageError(text, command: "reply")
-            case .data(let inviteError): throw inviteError
-            }
+        let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
+            try MailReply.declineCounter(file, attendee: attendee, me: settings.me, comment: comment, now: settings.now,
+                                         domain: settings.domain)
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
