@@ -49,7 +49,7 @@ package struct CounterChange: CalendarChange {
     package var uid: String { message.uid }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
-        let (stored, targets) = text.organizedBlocks(uid: uid, me: me, instance: message.versions.first?.recurrenceID)
+        let (stored, targets) = text.organizedBlocks(uid: uid, me: me, instance: message.versions.first?.recurrenceID, zones: calendar.zones)
         guard !targets.isEmpty else { return (nil, .absent) }
         let invited = targets.contains { $0.event.attendees.contains { CalendarAddress.normalized($0.address) == proposer } }
         guard invited, !proposer.isEmpty else {

@@ -2,6 +2,7 @@ import Foundation
 import CoolcalICal
 import CoolcalModel
 import CoolcalScan
+import CoolcalZones
 
 /// A top-level VEVENT block of a calendar file and what libical reads in it.
 package struct EventBlock {
@@ -59,14 +60,31 @@ extension CalendarText {
 
 extension CalendarText {
     /// The stored blocks of `uid` that the owner (`me`) organises, and of them those a
-    /// message about `instance` (its RECURRENCE-ID; nil: the series) speaks of.
-    package func organizedBlocks(uid: String, me: [String], instance: ICalTime?) -> (stored: [EventBlock], targets: [EventBlock]) {
+    /// message about `instance` (its RECURRENCE-ID; nil: the series) speaks of: the same
+    /// instant, whatever zone each writes it in (`zones`: the calendar's and the system's).
+    package func organizedBlocks(uid: String, me: [String], instance: ICalTime?, zones: ZoneBook) -> (stored: [EventBlock], targets: [EventBlock]) {
         let mine = Set(me.map(CalendarAddress.normalized))
         let stored = blocks(uid: uid).filter { $0.event.organizer.map { mine.contains(CalendarAddress.normalized($0)) } ?? false }
         let targets = stored.filter { block in
             guard let instance else { return block.event.recurrenceID == nil }
-            return block.event.recurrenceID.map { $0.fields == instance.fields } ?? false
+            return block.event.recurrenceID.map { Self.sameInstant($0, instance, zones) } ?? false
         }
         return (stored, targets)
+    }
+
+    /// Whether two times name one instant: each in its own zone (a UTC RECURRENCE-ID
+    /// names the instance a zoned one does); the same fields when a zone is unknown.
+    package static func sameInstant(_ a: ICalTime, _ b: ICalTime, _ zones: ZoneBook) -> Bool {
+        guard a.reference != b.reference, let x = instant(a, zones), let y = instant(b, zones) else { return a.fields == b.fields }
+        return x == y
+    }
+
+    /// The UTC instant of a time; nil for a floating one, or one in an unknown zone.
+    package static func instant(_ t: ICalTime, _ zones: ZoneBook) -> Int64? {
+        switch t.reference {
+        case .utc: return t.fields.secondsAsUTC
+        case .floating: return nil
+        case .zoned(let id): return zones.zone(for: id)?.utcSeconds(of: t.fields)
+        }
     }
 }

@@ -34,7 +34,12 @@ package struct ReplyChange: CalendarChange {
     }
 
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
-        let targets = text.organizedBlocks(uid: uid, me: me, instance: message.versions.first?.recurrenceID).targets
+        let instance = message.versions.first?.recurrenceID
+        var (stored, targets) = text.organizedBlocks(uid: uid, me: me, instance: instance, zones: calendar.zones)
+        // A reply for one instance the calendar holds no override of: judged on the series,
+        // recorded in a new override of that instance (`ReplyChange+Instance`).
+        let series = targets.isEmpty && instance != nil ? stored.first { $0.event.recurrenceID == nil && $0.event.isRecurring } : nil
+        if let series { targets = [series] }
         guard !targets.isEmpty, let answer else { return (nil, .absent) }
         if let sender, sender != answer.attendee {
             return (nil, .held(.notFromOrganizer, "mailed by \(sender.isEmpty ? "no single From address" : sender); the reply is \(answer.attendee)'s"))
@@ -58,6 +63,9 @@ package struct ReplyChange: CalendarChange {
             return (nil, .held(.uninvitedAttendee, "\(answer.attendee) is not an attendee of the event"))
         }
         guard !edits.isEmpty else { return (nil, .unchanged) }
+        if let series, let instance, let edit = edits.first {
+            edits = [(series.range.upperBound..<series.range.upperBound, Self.override(of: series, at: instance, answered: edit.bytes, zones: calendar.zones))]
+        }
         guard let edited = Splice(base: text.bytes, cuts: edits) else {
             throw ICalError(file: file, message: "the stored blocks of \(uid) overlap; not modified")
         }
