@@ -18,6 +18,9 @@ public final class ITIPMessage {
     /// `zones`: the message's own zones as that read found them).
     package init(_ data: Data, uid: String, zones: ZoneBook, file: String) throws {
         root = try ICalReader.tree(data, file: file)
+        // libical's complaints (`X-LIC-ERROR`, for a `LOCATION:` with no value, say) are
+        // never the organizer's words: nothing coolcal writes or sends carries them.
+        ITIPMessage.dropDiagnostics(root.pointer)
         self.zones = zones
         self.uid = uid
         let calendar = ITIPMessage.calendarNode(root.pointer)
@@ -270,6 +273,15 @@ public final class ITIPMessage {
             zones[new] = ITIPMessage.text(of: copy.pointer)
         }
         return zones
+    }
+
+    /// Removes every `X-LIC-ERROR` property libical added while parsing, at any depth.
+    static func dropDiagnostics(_ component: OpaquePointer) {
+        for prop in ICalWalk.properties(of: component) where icalproperty_isa(prop) == ICAL_XLICERROR_PROPERTY {
+            icalcomponent_remove_property(component, prop)
+            icalproperty_free(prop)
+        }
+        for child in ICalWalk.children(of: component, kind: ICAL_ANY_COMPONENT) { dropDiagnostics(child) }
     }
 
     /// libical's serialization with CRLF line ends.

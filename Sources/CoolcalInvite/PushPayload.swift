@@ -25,6 +25,9 @@ package enum PushPayload {
         guard case .object = root else {
             throw fail("expected a JSON object, found \(root.typeName)")
         }
+        if let twice = JSONValue.duplicateKey(in: data) {
+            throw fail("the key \"\(PrintableText.clean(twice.key))\" is given twice (line \(twice.line)); programs disagree on which one counts")
+        }
         // Trimmed: readers disagree on trailing spaces in a SUMMARY (libical drops them).
         // Line breaks as iCalendar text has them (\n); a bare CR does not survive libical.
         let title = try string(root, "title", fail).replacingOccurrences(of: "\r\n", with: "\n")

@@ -12,22 +12,22 @@ package enum AnswerText {
         case .accepted(let verb, let invite, let write, let target):
             let what = invite.isCancellation && write == .unchanged
                 ? "already cancelled in \(target.shown)" : write.describe(target.shown)
-            return ["\(word(verb)): \(invite.title) (id \(invite.id.text)): \(what)"]
+            return ["\(word(verb)): \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(what)"]
         case .busy(let invite, let report):
             let n = report.conflicts.count
-            return ["not accepted: \(invite.title) (id \(invite.id.text)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
+            return ["not accepted: \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
                 + report.conflicts.map { c in
                     "  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
                 }
         case .held(let invite, let reason, let detail, let target):
-            return ["held: \(invite.title) (id \(invite.id.text)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
+            return ["held: \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
         case .preview:
             return []
         case .declined(let invite, let undone):
             let said = undone.map(describe)
-            return ["declined: \(invite.title) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
+            return ["declined: \(PrintableText.title(invite.title)) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
         case .commented(let invite):
-            return ["commented: \(invite.title) (id \(invite.id.text))"]
+            return ["commented: \(PrintableText.title(invite.title)) (id \(invite.id.text))"]
         }
     }
 

@@ -20,7 +20,7 @@ package struct InboxText {
         for e in entries {
             let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
-            let title = e.title.isEmpty ? "---" : style.printable(e.title)
+            let title = e.title.isEmpty ? "---" : PrintableText.title(e.title)
             var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
             if let held = e.held { line += "  held: \(e.kind == .invitation ? "" : e.kind.rawValue + ", ")\(held.rawValue)" }

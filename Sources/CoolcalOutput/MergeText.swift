@@ -24,7 +24,7 @@ package struct MergeText {
             let padded = word.padding(toLength: max(9, word.count), withPad: " ", startingAt: 0)
             // A held one says why in a word and where the person finds it (`detail` in JSON says more).
             let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? detail
-            return item.invite.map { "\(padded) \(item.name)  \($0.title)  \($0.start.jsonString)  (\(said))" } ?? "\(padded) \(item.name)"
+            return item.invite.map { "\(padded) \(item.name)  \(PrintableText.title($0.title))  \($0.start.jsonString)  (\(said))" } ?? "\(padded) \(item.name)"
         }
         var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(Self.word(item)))]
         if let invite = item.invite {

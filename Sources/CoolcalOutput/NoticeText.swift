@@ -1,5 +1,6 @@
 import CoolcalAnswering
 import CoolcalInvite
+import CoolcalModel
 
 /// The words of a desktop notification (`notify --desktop`, `merge --notify`) and of
 /// the marks `review` gives the invitations it answered.
@@ -30,7 +31,7 @@ package enum NoticeText {
         case .closed(let expired): reason = "the notification was \(expired ? "expired" : "dismissed")"
         case .timedOut(let seconds): reason = "no answer within \(seconds) s"
         }
-        return "not answered: \(invite.title) (id \(invite.id.text)): \(reason)"
+        return "not answered: \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(reason)"
     }
 
     /// What `review` marks an invitation answered in this session with.

@@ -16,7 +16,7 @@ extension NotifyCommand {
 
     /// The notification for an invitation: its title, and `NoticeText`'s body.
     package static func notification(_ invite: Invite, conflicts: Int?, style: TextStyle, extra: String? = nil) -> DesktopNotification {
-        DesktopNotification(title: invite.title, body: NoticeText.body(invite, conflicts: conflicts, style: style, extra: extra))
+        DesktopNotification(title: PrintableText.title(invite.title), body: NoticeText.body(invite, conflicts: conflicts, style: style, extra: extra))
     }
 
     /// Shows the notification and answers what is chosen within `--wait`; without a

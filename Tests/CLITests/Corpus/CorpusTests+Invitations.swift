@@ -36,7 +36,8 @@ extension CorpusTests {
               stderr: .error("not valid JSON: invalid value at line 2, column 1")),
         .init(.corpus("invites/json-title-lone-surrogate.json"), .conflicts, 65,
               stderr: .prefix("coolcal: error: {file}: not valid JSON: ")),
-        .init(.corpus("invites/json-duplicate-keys.json"), .conflicts, 0, stdout: .prefix("Corpus\n")),
+        .init(.corpus("invites/json-duplicate-keys.json"), .conflicts, 65,
+              stderr: .error("the key \"id\" is given twice (line 1); programs disagree on which one counts")),
 
         // Empty input, encodings.
         .init(.corpus("invites/json-empty.json"), .conflicts, 65,

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Issue #29, the text a cron run and an inbox show: Unicode's bidi controls and line
+/// separators never reach a line (`Pay invoice \u{202E}fdp.exe` would show as "…exe.pdf"),
+/// a title is cut at 200 grapheme clusters with `…` in one-line outputs (the calendar
+/// keeps it whole), and libical's diagnostics (`X-LIC-ERROR` for Gmail's empty
+/// `LOCATION:`) are never written into a calendar or a reply.
+@Suite struct UnattendedTextTests {
+    static func payload(_ title: String, id: Int) throws -> Data {
+        try JSONSerialization.data(withJSONObject: ["title": title, "start": "2031-08-2\(id)T10:00:00Z", "end": "2031-08-2\(id)T11:00:00Z", "id": id])
+    }
+
+    @Test func bidiControlsAndLongTitlesStayOffTheLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-text-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/spool", withIntermediateDirectories: true)
+        let tricky = "Pay invoice \u{202E}fdp.exe\u{2066} now\u{2028}please"
+        let long = String(repeating: "Ä", count: 5_000)
+        try Self.payload(tricky, id: 1).write(to: URL(fileURLWithPath: dir + "/spool/1.json"))
+        try Self.payload(long, id: 2).write(to: URL(fileURLWithPath: dir + "/spool/2.json"))
+        let calendar = dir + "/cal.ics"
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nEND:VCALENDAR\r\n".utf8).write(to: URL(fileURLWithPath: calendar))
+        let run = try Binary.run(["merge", "--me", "me@example.com", "--state", dir + "/state", "--spool", dir + "/spool", calendar])
+        #expect(run.status == 0, "\(run.stderr)")
+        let inbox = try Binary.run(["inbox", "--state", dir + "/state"])
+        for output in [run.stdout, inbox.stdout] {
+            #expect(!output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) || $0.value == 0x2028 },
+                    "\(output.debugDescription)")
+            #expect(output.contains("Pay invoice fdp.exe now please"), "\(output)")
+            #expect(output.contains(String(repeating: "Ä", count: 199) + "…") && !output.contains(String(repeating: "Ä", count: 200)), "\(output)")
+        }
+        // The calendar keeps the whole title.
+        let unfolded = try String(contentsOfFile: calendar, encoding: .utf8).unicodeScalars.split(separator: "\n").map { line in
+            String(String.UnicodeScalarView(line.drop { $0 == " " }.filter { $0 != "\r" }))
+        }.joined()
+        #expect(unfolded.contains(String(repeating: "Ä", count: 5_000)), "\(unfolded.count)")
+    }
+
+    @Test func anEmptyLocationWritesNoLibicalDiagnostics() throws {
+        let ics = [
+            "BEGIN:VCALENDAR", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "VERSION:2.0", "METHOD:REQUEST",
+            "BEGIN:VEVENT", "DTSTART:20310820T100000Z", "DTEND:20310820T110000Z", "DTSTAMP:20260101T000000Z",
+            "ORGANIZER;CN=Alice:mailto:alice@example.org", "UID:gmail-empty-location@google.com",
+            "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:me@example.com", "DESCRIPTION:", "LOCATION:", "SEQUENCE:0",
+            "STATUS:CONFIRMED", "SUMMARY:Sync", "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        let invite = try Binary.temp("gmail.ics", Data(ics.utf8))
+        let calendar = try Binary.temp("cal.ics", Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nEND:VCALENDAR\r\n".utf8))
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-lic-\(UUID().uuidString)").path
+        let accepted = try Binary.run(["accept", "--me", "me@example.com", "--state", state, invite, calendar])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        let written = try String(contentsOfFile: calendar, encoding: .utf8)
+        #expect(written.contains("UID:gmail-empty-location@google.com") && !written.contains("X-LIC-"), "\(written)")
+        let reply = try Binary.run(["reply", "--accept", "--me", "me@example.com", invite])
+        #expect(reply.status == 0 && reply.stdout.contains("METHOD:REPLY") && !reply.stdout.contains("X-LIC-"), "\(reply.stdout)")
+    }
+}
