@@ -87,12 +87,14 @@ public enum AtomicFile {
     /// by piece (an edit of a large file is never copied whole first). `readBack` is
     /// given the temporary file's path once it is fsynced and closed, before
     /// `unchanged`: what it throws removes the temporary file and is thrown.
-    package static func write(to path: String, keeping existing: FileStatus?,
+    /// `newMode`: a new file's exact mode (a vdir's event file takes its siblings'),
+    /// instead of 0644 through the umask.
+    package static func write(to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
                       readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool, syncingDirectory: Bool = true,
                       contents: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
-        let mode = mode_t(existing?.permissions ?? 0o644)
+        let mode = existing.map { mode_t($0.permissions) } ?? newMode ?? 0o644
         var fd: Int32 = -1
         var temp = ""
         var failure = Errno.fileExists
@@ -114,11 +116,13 @@ public enum AtomicFile {
                 try? SystemCalls.unlink(temp)
             }
         }
-        if let existing {
+        if existing != nil || newMode != nil {
             // open's mode went through the umask: the mode kept is set exactly.
             do throws(SystemCallError) { try SystemCalls.fchmod(fd, mode, path: temp) } catch {
                 throw WriteError.errno(error, path: path, doing: "cannot keep its mode (\(String(mode, radix: 8)))")
             }
+        }
+        if let existing {
             if existing.owner != geteuid() || existing.group != getegid() {
                 do throws(SystemCallError) { try SystemCalls.fchown(fd, owner: existing.owner, group: existing.group, path: temp) } catch {
                     throw WriteError(kind: .cannotCreate, path: path,

@@ -153,6 +153,8 @@ package final class CalendarFileEdit {
 
     /// A vdir's event file: when no VEVENT is left in it, it is removed, not kept empty.
     package var removeWhenEmpty = false
+    /// The mode a new file is made with (a vdir's event file: its siblings'); nil: 0644.
+    package var newFileMode: mode_t?
 
     /// Whether any change left something to write.
     package var hasChanges: Bool { edited != nil || !deferred.isEmpty }
@@ -167,7 +169,7 @@ package final class CalendarFileEdit {
             diagnostics?.note("\(file): no event left in it; removed")
             return
         }
-        try AtomicFile.write(to: file, keeping: status, readBack: { try self.readBack($0, of: edited) },
+        try AtomicFile.write(to: file, keeping: status, newMode: newFileMode, readBack: { try self.readBack($0, of: edited) },
                              unchanged: { self.unchanged() }, contents: { try edited.forEachPiece($0) })
     }
 

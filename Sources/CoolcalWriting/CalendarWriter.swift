@@ -50,9 +50,11 @@ public struct CalendarWriter {
             let lock = try FileLock(path: dir + "/.coolcal-lock", timeout: lockTimeout)
             defer { lock.unlock() }
             diagnostics?.note("\(path): locked")
+            // A new event file is as private as the collection's others (0600 in an empty one).
+            let mode = VdirNaming.fileMode(in: dir)
             return try changes.map { change in
                 let file = try VdirNaming.file(for: change.uid, marker: change.marker, in: dir)
-                return try edit([change], file: file, window: window, removeWhenEmpty: true, check: check)[0]
+                return try edit([change], file: file, window: window, removeWhenEmpty: true, newFileMode: mode, check: check)[0]
             }
         case .file(let path):
             let (real, lock) = try lockFile(path)
@@ -82,11 +84,12 @@ public struct CalendarWriter {
     }
 
     private func edit(_ changes: [CalendarChange], file: String, window: TimeWindow, removeWhenEmpty: Bool = false,
-                      check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
+                      newFileMode: mode_t? = nil, check: (ICalCalendar) throws -> Void) throws -> [WriteOutcome] {
         for _ in 0..<attempts {
             let edit = try CalendarFileEdit(file: file, windows: [window], diagnostics: diagnostics,
                                             expecting: changes.map(\.identity))
             edit.removeWhenEmpty = removeWhenEmpty
+            edit.newFileMode = newFileMode
             try check(edit.calendar)
             edit.releaseRevisions()
             let outcomes = try changes.map { try edit.apply($0) }

@@ -17,6 +17,19 @@ package enum VdirNaming {
         return name.isEmpty ? "event" : name
     }
 
+    /// The mode of the collection's `.ics` files (the first one listed, permission bits
+    /// only), for a new one beside them; 0600 when there is none (calendars are private,
+    /// as vdirsyncer writes them).
+    package static func fileMode(in dir: String) -> mode_t {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir))?.sorted() ?? []
+        for name in names where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            if let status = FileStatus.of(dir + "/" + name, followSymlinks: false), status.kind == .regular {
+                return mode_t(status.permissions & 0o777)
+            }
+        }
+        return 0o600
+    }
+
     /// The file that holds the event with this UID — whatever its name, since
     /// vdirsyncer names files after the server's hrefs — else a new
     /// `DIR/NAME.ics`, or `DIR/NAME-2.ics`… when another event already has the name.

@@ -55,3 +55,23 @@ import Testing
         #expect(reply.status == 0 && reply.stdout.contains("METHOD:REPLY") && !reply.stdout.contains("X-LIC-"), "\(reply.stdout)")
     }
 }
+
+/// Issue #29: a new event file in a vdir is as private as the collection's others
+/// (vdirsyncer writes 0600; coolcal's used to be 0644).
+@Suite struct VdirModeTests {
+    @Test(arguments: [0o600, 0o640] as [Int])
+    func aNewEventFileTakesItsSiblingsMode(_ mode: Int) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-vdirmode-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let sibling = dir + "/other.ics"
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nBEGIN:VEVENT\r\nUID:other\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20200101T100000Z\r\nSUMMARY:Other\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+            .write(to: URL(fileURLWithPath: sibling))
+        chmod(sibling, mode_t(mode))
+        let run = try Binary.run(["accept", "--state", dir + ".state", Binary.sample("invite.json"), dir])
+        #expect(run.status == 0, "\(run.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".ics") && $0 != "other.ics" }
+        #expect(files.count == 1, "\(files)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/" + (files.first ?? ""))
+        #expect((attributes[.posixPermissions] as? Int) == mode, "\(attributes[.posixPermissions] ?? "-")")
+    }
+}
