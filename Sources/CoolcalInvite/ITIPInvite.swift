@@ -42,6 +42,12 @@ package enum ITIPInvite {
         }
         // libical reads SEQUENCE:99999999999 as 1215752191: a version number out of RFC
         // 5545's range is bad data, never a version that could outrank the organizer's.
+        // A backslash that is no TEXT escape (RFC 5545 §3.3.11: \\ \; \, \n) is read by
+        // libical one way and written back another (`x\y` becomes `xy`, `x\.y` `x y`): the
+        // event written could never be found again.
+        if let bad = ITIPInvite.badUIDEscape(data) {
+            throw InviteError(file: file, message: "the UID \(PrintableText.clean(bad, keepNewlines: false)) has a backslash that is no TEXT escape (only \\\\ \\; \\, and \\n are)")
+        }
         if let sequence = ITIPInvite.badSequence(data) {
             throw InviteError(file: file, message: "SEQUENCE:\(PrintableText.clean(sequence, keepNewlines: false)) is not a whole number from 0 to 2147483647")
         }
@@ -150,6 +156,29 @@ package enum ITIPInvite {
             .sorted { $0.startInstant < $1.startInstant }
             .prefix(maxInstances)
             .map { InviteInstance(start: $0.start, end: $0.end) }
+    }
+
+    /// The first UID value of the text (as written) with a backslash that does not start
+    /// one of TEXT's escapes; nil when every one is clean.
+    static func badUIDEscape(_ data: Data) -> String? {
+        let uid = Array("UID".utf8)
+        var bad: String?
+        ContentLines.forEachUnfolded(in: data, startingWith: { ContentLines.upper($0) == uid[0] }) { line in
+            guard bad == nil, ContentLines.propertyName(line) == uid, let colon = line.firstIndex(of: 0x3A) else { return }
+            let value = Array(line[(colon + 1)...])
+            var i = 0
+            while i < value.count {
+                if value[i] == 0x5C {
+                    guard i + 1 < value.count, [0x5C, 0x3B, 0x2C, 0x6E, 0x4E].contains(value[i + 1]) else {
+                        bad = String(decoding: value, as: UTF8.self)
+                        return
+                    }
+                    i += 1
+                }
+                i += 1
+            }
+        }
+        return bad
     }
 
     /// The first SEQUENCE value of the text that is not a whole number from 0 to

@@ -75,3 +75,35 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == mode, "\(attributes[.posixPermissions] ?? "-")")
     }
 }
+
+/// Issue #29: one invitation whose UID libical cannot give back as written (`x\y`) fails
+/// alone — 65, naming the UID — while the two good ones of the same run are accepted,
+/// and the next run is quiet.
+@Suite struct OneBadInvitationTests {
+    static func message(uid: String, day: Int) -> String {
+        [
+            "From: Alice <alice@example.org>", "To: me@example.com", "Subject: Meeting \(day)", "Message-ID: <m\(day)@example.org>",
+            "MIME-Version: 1.0", "Content-Type: text/calendar; charset=UTF-8; method=REQUEST", "",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "METHOD:REQUEST", "BEGIN:VEVENT", "UID:\(uid)",
+            "DTSTAMP:20260101T000000Z", "DTSTART:203101\(day)T100000Z", "DURATION:PT1H", "SUMMARY:Meeting \(day)",
+            "ORGANIZER:mailto:alice@example.org", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com", "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+    }
+
+    @Test func aBadUIDFailsAloneAndTheRunGoesOn() throws {
+        let b = try HeldMergeTests().box()
+        try b.deliver("1.good", Self.message(uid: "good-1@example.org", day: 10))
+        try b.deliver("2.bad", Self.message(uid: "x\\y", day: 11))
+        try b.deliver("3.good", Self.message(uid: "good-2@example.org", day: 12))
+        let run = try b.merge(["--accept-from", "anyone"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try b.outcomes(run).map { "\($0["name"] as? String ?? "") \($0["outcome"] as? String ?? "")" }
+                == ["new/1.good accepted", "new/2.bad failed", "new/3.good accepted"], "\(run.stdout)")
+        #expect(run.stdout.contains("the UID x\\\\y has a backslash that is no TEXT escape"), "\(run.stdout)")
+        let calendar = String(decoding: try b.bytes(), as: UTF8.self)
+        #expect(calendar.contains("UID:good-1@example.org") && calendar.contains("UID:good-2@example.org"))
+        let again = try b.merge(["--accept-from", "anyone"])
+        let quiet = try b.outcomes(again)
+        #expect(again.status == 0 && quiet.isEmpty, "\(again.stdout)")
+    }
+}
