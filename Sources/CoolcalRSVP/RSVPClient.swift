@@ -101,7 +101,8 @@ public struct RSVPClient: Sendable {
         guard let status = reply.status else {
             return .retryLater(status: nil, reason: "\(label): no HTTP response")
         }
-        let reason = "HTTP \(status): \(Self.snippet(reply.body))"
+        // A server may echo the request's Authorization: never kept, never shown.
+        let reason = "HTTP \(status): \(Self.snippet(Data(SecretText.redact(String(decoding: reply.body, as: UTF8.self), secrets: secrets()).utf8)))"
         switch status {
         case 200..<300: return .delivered(status: status)
         case 408, 425, 429, 500...: return .retryLater(status: status, reason: reason)
@@ -115,6 +116,14 @@ public struct RSVPClient: Sendable {
         guard let components = URLComponents(url: server, resolvingAgainstBaseURL: false),
               let user = components.user, !user.isEmpty else { return nil }
         return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
+    }
+
+    /// The server URL's password and its `Basic` credentials: what a reply must not echo.
+    private func secrets() -> [String] {
+        guard let components = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return [] }
+        var found = [components.password, components.percentEncodedPassword].compactMap { $0 }.filter { !$0.isEmpty }
+        if let basic = basicAuthorization() { found.append(String(basic.dropFirst("Basic ".count))) }
+        return found
     }
 
     /// The first 200 bytes of a body as one line of text (control characters become

@@ -34,8 +34,12 @@ final class TestHTTPServer {
                 time.sleep(30)
                 return
             challenge = mode == "401-basic"
-            status = 401 if challenge else int(mode)
+            echo = mode == "400-echo"
+            status = 401 if challenge else 400 if echo else int(mode)
             reply = ("server says %d\nsecond line " % status + "x" * 300).encode()
+            if echo:
+                auth = self.headers.get("Authorization") or ""
+                reply = ("bad request; you sent Authorization: %s (token %s)" % (auth, auth.split(" ")[-1])).encode()
             self.send_response(status)
             if challenge:
                 self.send_header("WWW-Authenticate", 'Basic realm="invitations"')

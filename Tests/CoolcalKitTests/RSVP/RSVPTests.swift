@@ -66,6 +66,25 @@ import Testing
         #expect(entries[0].lastError == "HTTP 500: server says 500 second line " + String(repeating: "x", count: 172))
     }
 
+    /// Issue #29: a server that echoes the request's Authorization in its error body
+    /// leaves no credential in the outbox: the token and the password become `***`.
+    @Test func anEchoedAuthorizationIsNeverStored() throws {
+        let home = home()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = try TestHTTPServer(home: home)
+        try server.setMode("400-echo")
+        let secret = try #require(URL(string: "http://alice:s3cret-pw@127.0.0.1:\(server.url.port ?? 0)/"))
+        let (store, _) = try queuedStore([(.accepted, .number(9), nil)], server: secret)
+        defer { try? FileManager.default.removeItem(atPath: store.directory) }
+        _ = try OutboxDrainer(store: store, server: secret, requestTimeout: 1, resourceTimeout: 3).drain()
+        let sent = try #require(try server.requests().first?["authorization"] as? String)
+        let token = String(sent.dropFirst("Basic ".count))
+        #expect(token == Data("alice:s3cret-pw".utf8).base64EncodedString(), "the request did carry it: \(sent)")
+        let error = try #require(try store.outbox().first?.lastError)
+        #expect(error.hasPrefix("HTTP 400: bad request; you sent Authorization: ***"), "\(error)")
+        #expect(!error.contains(token) && !error.contains("s3cret-pw"), "\(error)")
+    }
+
     @Test func clientErrorsAreKeptAsFailed() throws {
         let home = home()
         defer { try? FileManager.default.removeItem(at: home) }
