@@ -10,6 +10,8 @@ public struct Sendmail: Sendable {
     public static let defaultCommand = "/usr/sbin/sendmail -t -oi"
     /// A sendmail that takes longer than this is stopped; the message stays queued.
     public static let timeout: TimeInterval = 120
+    /// How long its output is read after it exited.
+    package static let outputGrace: TimeInterval = 2
 
     /// The program and its arguments, the command split on whitespace.
     public let arguments: [String]
@@ -71,95 +73,28 @@ public struct Sendmail: Sendable {
     /// The command as configured, for messages.
     public var shown: String { arguments.joined(separator: " ") }
 
-    /// Runs the command once with `message` on its standard input.
+    /// Runs the command once with `message` on its standard input, in a process group of
+    /// its own (`ChildProcess`): at `timeout` the whole group is killed, and a process it
+    /// leaves behind does not hold the answer.
     public func send(_ message: String) -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
-        let input = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        process.standardOutput = errors
-        do {
-            try process.run()
+        let finished: ChildProcess.Finished
+        do throws(Errno) {
+            finished = try ChildProcess.run(executable, arguments: Array(arguments.dropFirst()), environment: environment,
+                                            input: Data(message.utf8), timeout: Self.timeout, outputGrace: Self.outputGrace)
         } catch {
-            return .failed("\(shown): cannot run it: \(error.localizedDescription)")
+            return .failed("\(shown): cannot run it: \(error)")
         }
-        // Its output is read while the message is written: a chatty sendmail must not block.
-        let collected = OutputBox()
-        let output = errors.fileHandleForReading
-        let reader = Thread {
-            collected.set(output.readDataToEndOfFile())
-        }
-        reader.start()
-        // SIGKILL: a sendmail may have inherited a mask that blocks SIGTERM.
-        let timer = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: timer)
-        // A sendmail that exits without reading gives EPIPE, not SIGPIPE: its status tells.
-        Self.writeWithoutSIGPIPE(input.fileHandleForWriting.fileDescriptor, Array(message.utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        timer.cancel()
-        let said = String(decoding: collected.wait().prefix(2000), as: UTF8.self)
+        let said = String(decoding: finished.output.prefix(2000), as: UTF8.self)
         let detail = said.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }.joined(separator: "; ")
-        if process.terminationReason == .uncaughtSignal {
-            return .retryLater("\(shown): stopped by signal \(process.terminationStatus)" + (detail.isEmpty ? "" : ": \(detail)"))
+        if let signal = finished.signal {
+            let why = finished.timedOut ? "stopped after \(Int(Self.timeout)) s" : "stopped by signal \(signal)"
+            return .retryLater("\(shown): \(why)" + (detail.isEmpty ? "" : ": \(detail)"))
         }
-        switch process.terminationStatus {
+        switch finished.status ?? 1 {
         case 0: return .sent
         case 75: return .retryLater("\(shown): exit 75 (temporary failure)" + (detail.isEmpty ? "" : ": \(detail)"))
         case let status: return .failed("\(shown): exit \(status)" + (detail.isEmpty ? "" : ": \(detail)"))
         }
-    }
-}
-
-extension Sendmail {
-    /// Writes all of `bytes`, stopping at the first error. SIGPIPE is blocked for this
-    /// thread meanwhile and a pending one consumed before the mask is restored: in a
-    /// process that does not ignore it (a test runner, a host app) a sendmail that
-    /// closes its input early must not kill the caller.
-    package static func writeWithoutSIGPIPE(_ fd: Int32, _ bytes: [UInt8]) {
-        var pipeSignal = sigset_t()
-        sigemptyset(&pipeSignal)
-        sigaddset(&pipeSignal, SIGPIPE)
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
-        defer {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) != 1 {
-                var now = timespec()
-                _ = sigtimedwait(&pipeSignal, nil, &now)
-            }
-            pthread_sigmask(SIG_SETMASK, &previous, nil)
-        }
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                // EINTR is retried inside; any other error, or nothing written, stops.
-                guard let n = try? SystemCalls.write(fd, UnsafeRawBufferPointer(start: base + offset, count: raw.count - offset)),
-                      n > 0 else { return }
-                offset += n
-            }
-        }
-    }
-}
-
-/// The output of a sendmail, handed from its reading thread to the waiting one.
-private final class OutputBox: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    func set(_ value: Data) {
-        data = value
-        done.signal()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

@@ -107,3 +107,25 @@ import Testing
         #expect(again.status == 0 && quiet.isEmpty, "\(again.stdout)")
     }
 }
+
+/// Issue #29: a sendmail that exits but leaves a process behind holding its output
+/// (`( sleep 60 ) &`) no longer holds coolcal until that process ends: its output is read
+/// for a moment after it exited, then not waited for.
+@Suite struct LingeringSendmailTests {
+    @Test func aBackgroundedChildDoesNotHoldTheAnswer() throws {
+        let f = try MailAnswerTests().files(MailAnswerTests.instance)
+        let log = f.home.appendingPathComponent("sent.log").path
+        let script = f.home.appendingPathComponent("sendmail").path
+        try Data("#!/bin/sh\ncat >> '\(log)'\n( sleep 60 ) &\nexit 0\n".utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o755)
+        var env = f.env
+        env["COOLCAL_SENDMAIL"] = script
+        let started = Date()
+        let send = try Binary.run(["reply", "--accept", "--send", "--state", f.state, f.invite], env: env)
+        let took = Date().timeIntervalSince(started)
+        #expect(send.status == 0, "\(send.stderr)")
+        #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("METHOD:REPLY"))
+        // A hang bound, not a speed goal: the child holds the pipe for 60 s.
+        #expect(took < 30, "reply --send waited \(took) s for the sendmail's background child")
+    }
+}
