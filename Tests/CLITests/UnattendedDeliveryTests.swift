@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #29, the text a cron run and an inbox show: Unicode's bidi controls and line
+/// Issue #29, unattended delivery. The text a cron run and an inbox show: Unicode's bidi controls and line
 /// separators never reach a line (`Pay invoice \u{202E}fdp.exe` would show as "…exe.pdf"),
 /// a title is cut at 200 grapheme clusters with `…` in one-line outputs (the calendar
 /// keeps it whole), and libical's diagnostics (`X-LIC-ERROR` for Gmail's empty
@@ -127,5 +127,23 @@ import Testing
         #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("METHOD:REPLY"))
         // A hang bound, not a speed goal: the child holds the pipe for 60 s.
         #expect(took < 30, "reply --send waited \(took) s for the sendmail's background child")
+    }
+}
+
+/// Issue #29: a MIME bomb (4 MB of 40,000 nested multiparts, no invitation) costs its
+/// parse once; the next run knows the message by its file name and never opens it.
+@Suite struct RememberedBombTests {
+    @Test func theSecondRunDoesNotParseItAgain() throws {
+        let b = try HeldMergeTests().box()
+        let parts = (0..<40_000).map { "--b\nContent-Type: multipart/mixed; boundary=c\($0)\n\n--c\($0)\nContent-Type: text/plain\n\nx\n--c\($0)--\n" }
+        try b.deliver("1.bomb", "From: a@example.org\nTo: me@example.com\nSubject: bomb\nMessage-ID: <bomb@example.org>\n"
+                      + "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n" + parts.joined() + "--b--\n")
+        let args = ["merge", "--me", "me@example.com", "--state", b.root + "/state", "--spool", b.maildir, b.calendar]
+        let first = try Spawn.run(args)
+        let second = try Spawn.run(args)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        // Work, not wall clock: the second run's CPU is a fraction of the parse's.
+        #expect(second.cpuSeconds < 1 && second.cpuSeconds * 4 < first.cpuSeconds,
+                "first \(first.cpuSeconds) s, second \(second.cpuSeconds) s of CPU")
     }
 }
