@@ -1,3 +1,5 @@
+import Foundation
+import CoolcalCalendars
 import CoolcalICal
 import CoolcalModel
 import CoolcalScan
@@ -28,6 +30,25 @@ extension ReplyChange {
         moved.fields = zone.localFields(ofUTC: seconds)
         moved.reference = start.reference
         return moved
+    }
+
+    /// Whether the series has an instance whose original start is `instance`: a reply
+    /// may name only an instance the organizer made, never add a time to the calendar.
+    static func isInstance(_ instance: ICalTime, of series: ICalEvent, zones: ZoneBook) -> Bool {
+        let utc = TimeZone(secondsFromGMT: 0) ?? .current
+        let at = instance.isDate ? instance.fields.secondsAsUTC : CalendarText.instant(instance, zones) ?? instance.fields.secondsAsUTC
+        var file = ICalCalendar(zones: zones)
+        file.events = [series]
+        let expander = OccurrenceExpander(options: ExpansionOptions(floatingZone: utc), diagnostics: Diagnostics())
+        let found = expander.occurrences(in: TimeWindow(start: at - 2 * 86_400, end: at + 2 * 86_400),
+                                         calendars: [LoadedCalendar(name: "series", color: nil, files: [file])])
+        return found.contains { o in
+            switch (o.recurrenceID ?? o.start, instance.isDate) {
+            case (.date(let day), true): return day == instance.fields.dateOnly
+            case (.instant(let s), false): return s == at
+            default: return false
+            }
+        }
     }
 
     /// `;TZID=…:20140725T000000`, `:20140725T000000Z`, `;VALUE=DATE:20140725`.

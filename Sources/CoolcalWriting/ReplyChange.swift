@@ -38,7 +38,9 @@ package struct ReplyChange: CalendarChange {
         var (stored, targets) = text.organizedBlocks(uid: uid, me: me, instance: instance, zones: calendar.zones)
         // A reply for one instance the calendar holds no override of: judged on the series,
         // recorded in a new override of that instance (`ReplyChange+Instance`).
-        let series = targets.isEmpty && instance != nil ? stored.first { $0.event.recurrenceID == nil && $0.event.isRecurring } : nil
+        let series = targets.isEmpty ? instance.flatMap { instance in
+            stored.first { $0.event.recurrenceID == nil && $0.event.isRecurring && Self.isInstance(instance, of: $0.event, zones: calendar.zones) }
+        } : nil
         if let series { targets = [series] }
         guard !targets.isEmpty, let answer else { return (nil, .absent) }
         if let sender, sender != answer.attendee {

@@ -42,13 +42,17 @@ extension ReplyCommand {
             throw InviteError(file: invite.source, message: "is not a counter-proposal (METHOD:COUNTER); --decline-counter answers one from the inbox")
         }
         let attendee = CounterDecision.proposer(file)
+        // Held (not an attendee of your event, failed authentication): never mailed to.
+        let answers = try context.answers
+        if answers.hasState, let held = try answers.open().entry(named: self.invite)?.held {
+            throw InviteError(file: invite.source, message: "is held (\(held.rawValue)): its sender is not one coolcal answers; nothing is printed or mailed")
+        }
         let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
             try MailReply.declineCounter(file, attendee: attendee, me: settings.me, comment: comment, now: settings.now,
                                          domain: settings.domain)
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
-        let answers = try context.answers
         let store = try answers.open()
         if let id = CounterDecision.entryID(file) {
             var summary = invite.summary

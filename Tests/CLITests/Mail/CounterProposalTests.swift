@@ -156,6 +156,11 @@ import Testing
         #expect(try me.box.outcomes(merged).map { "\($0["outcome"] as? String ?? "") \($0["held"] as? String ?? "-")" }
                 == ["proposed -", "held uninvited attendee"], "\(merged.stdout)")
         let number = try #require(try inbox(me).first { $0["held"] is NSNull }?["number"] as? Int)
+        // Eve is never answered, not even with a no.
+        let eves = try #require(try inbox(me).first { $0["held"] as? String == "uninvited attendee" }?["number"] as? Int)
+        let refused = try me.run(["reply", "--decline-counter", "--send", "--me", Replies.me, String(eves)])
+        #expect(refused.status == 65 && refused.stderr.contains("is held (uninvited attendee)"), "\(refused.stderr)")
+        #expect(me.mails().isEmpty)
         let printed = try me.run(["reply", "--decline-counter", "--me", Replies.me, String(number)])
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.contains("METHOD:DECLINECOUNTER") && printed.stdout.contains("mailto:\(Self.bob)"), "\(printed.stdout)")

@@ -88,4 +88,21 @@ import Testing
         }
         tally.report()
     }
+
+    /// A reply names only an instance the organizer made: one whose RECURRENCE-ID is no
+    /// instance of the series (10:30 of a daily 10:00) adds nothing to the calendar; a
+    /// real one (the 25th, 10:00) gets its override.
+    @Test func aReplyCannotAddAnInstance() throws {
+        let series = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:daily\r\nSEQUENCE:1\r\nRRULE:FREQ=DAILY;COUNT=10\r\n"
+            + "DTSTART:20310724T100000Z\r\nDTEND:20310724T110000Z\r\nORGANIZER:mailto:o@example.org\r\nATTENDEE:mailto:b@example.org\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        func reply(_ rid: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nMETHOD:REPLY\r\nBEGIN:VEVENT\r\nUID:daily\r\nSEQUENCE:1\r\nRECURRENCE-ID:\(rid)\r\n"
+                + "ORGANIZER:mailto:o@example.org\r\nATTENDEE;PARTSTAT=ACCEPTED:mailto:b@example.org\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        }
+        #expect(try Self.process(reply("20310725T103000Z"), existing: series) == nil, "no instance at 10:30")
+        #expect(try Self.process(reply("20310810T100000Z"), existing: series) == nil, "past the series' COUNT")
+        let taken = try #require(try Self.process(reply("20310725T100000Z"), existing: series))
+        #expect(try Self.meaning(taken).contains { $0.hasPrefix("\(CivilDateTime(year: 2031, month: 7, day: 25, hour: 10).secondsAsUTC) ") && $0.contains("b@example.org=ACCEPTED") })
+    }
 }
