@@ -71,8 +71,17 @@ extension AnswerStore {
             let why = summary.mailStopReason.map { " (\($0))" } ?? (summary.skipped ? " (another coolcal is delivering)" : "")
             diagnostics.warn("\(summary.mailQueued) mail repl\(summary.mailQueued == 1 ? "y" : "ies") queued\(why); 'coolcal outbox flush' retries")
         }
+        warnAboutResent(summary)
         if summary.mailFailed > 0 {
-            diagnostics.warn("\(summary.mailFailed) mail repl\(summary.mailFailed == 1 ? "y" : "ies") failed and will not be retried; see 'coolcal outbox'")
+            diagnostics.warn("\(summary.mailFailed) mail repl\(summary.mailFailed == 1 ? "y" : "ies") failed and will not be retried by itself; "
+                             + "'coolcal outbox' says why, 'coolcal outbox retry' queues it again")
         }
+    }
+
+    /// Mail replies a crash had left `sending`, sent again by this drain.
+    package func warnAboutResent(_ summary: OutboxDrainer.Summary) {
+        guard summary.mailResent > 0 else { return }
+        diagnostics.warn("\(summary.mailResent) mail repl\(summary.mailResent == 1 ? "y was" : "ies were") sent again: "
+                         + "an earlier delivery was interrupted (the same Message-ID, so the receiver can drop a copy)")
     }
 }

@@ -74,13 +74,13 @@ package struct AnswerStore {
     /// waited that long, so that cron mails when a person is needed, not every run.
     package func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws {
         let server = try server()
-        let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state == .queued }
+        let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state != .failed }
         guard server != nil || mailWaiting else { return }
         var sendmail: Sendmail?
         if mailWaiting {
             do { sendmail = try self.sendmail() } catch { diagnostics.warn("\(error); mail replies stay queued") }
         }
-        let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0)
+        let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0, now: settings.now)
         if let patience { try warnAboutWaiting(store, longerThan: patience) }
         warnAboutMail(summary, queued: patience == nil)
         guard let server else { return }
@@ -97,7 +97,7 @@ package struct AnswerStore {
 
     /// One warning for the answers (to the server or by mail) queued longer than `age`.
     private func warnAboutWaiting(_ store: StateStore, longerThan age: TimeInterval) throws {
-        let waiting = try store.outbox().filter { $0.state == .queued && settings.now.timeIntervalSince($0.createdAt) > age }
+        let waiting = try store.outbox().filter { $0.state != .failed && settings.now.timeIntervalSince($0.createdAt) > age }
         guard let oldest = waiting.min(by: { $0.createdAt < $1.createdAt }) else { return }
         let since = OccurrenceTime.instant(Int64(oldest.createdAt.timeIntervalSince1970)).jsonString
         let last = oldest.lastError.map { "; last: \($0)" } ?? ""

@@ -10,6 +10,11 @@ public struct Sendmail: Sendable {
     public static let defaultCommand = "/usr/sbin/sendmail -t -oi"
     /// A sendmail that takes longer than this is stopped; the message stays queued.
     public static let timeout: TimeInterval = 120
+    /// Exit statuses that may pass, with sysexits' names: the mail server unavailable,
+    /// a dropped or stalled connection, a temporary failure, a protocol error.
+    public static let transientStatuses: [Int32: String] = [
+        69: "service unavailable", 74: "I/O error", 75: "temporary failure", 76: "remote protocol error",
+    ]
     /// How long its output is read after it exited.
     package static let outputGrace: TimeInterval = 2
 
@@ -23,9 +28,11 @@ public struct Sendmail: Sendable {
     /// What one attempt did.
     public enum Outcome: Equatable, Sendable {
         case sent
-        /// Exit 75 (EX_TEMPFAIL), or stopped after `timeout`: try again later.
+        /// A failure that may pass (`transientStatuses`, a signal, or stopped after
+        /// `timeout`): try again later.
         case retryLater(String)
-        /// Any other failure: do not send again by itself.
+        /// Any other failure (a usage, data, address or configuration error): do not
+        /// send again by itself.
         case failed(String)
     }
 
@@ -84,17 +91,16 @@ public struct Sendmail: Sendable {
         } catch {
             return .failed("\(shown): cannot run it: \(error)")
         }
-        let said = String(decoding: finished.output.prefix(2000), as: UTF8.self)
-        let detail = said.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }.joined(separator: "; ")
+        let lines = String(decoding: finished.output.prefix(2000), as: UTF8.self).split(whereSeparator: \.isNewline)
+        let detail = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "; ")
+        let said = detail.isEmpty ? "" : ": \(detail)"
         if let signal = finished.signal {
             let why = finished.timedOut ? "stopped after \(Int(Self.timeout)) s" : "stopped by signal \(signal)"
-            return .retryLater("\(shown): \(why)" + (detail.isEmpty ? "" : ": \(detail)"))
+            return .retryLater("\(shown): \(why)\(said)")
         }
-        switch finished.status ?? 1 {
-        case 0: return .sent
-        case 75: return .retryLater("\(shown): exit 75 (temporary failure)" + (detail.isEmpty ? "" : ": \(detail)"))
-        case let status: return .failed("\(shown): exit \(status)" + (detail.isEmpty ? "" : ": \(detail)"))
-        }
+        let status = finished.status ?? 1
+        if status == 0 { return .sent }
+        if let name = Self.transientStatuses[status] { return .retryLater("\(shown): exit \(status) (\(name))\(said)") }
+        return .failed("\(shown): exit \(status)\(said)")
     }
 }

@@ -5,8 +5,8 @@ import CoolcalSupport
 
 /// Sends what waits in a state's outbox to the server, in the order it was queued.
 ///
-/// Only a 2xx removes an entry, so nothing is lost; a 4xx keeps it as failed with the
-/// reason; anything temporary leaves it queued for the next run. Only one drainer
+/// Only a 2xx (or a sendmail's exit 0) removes an entry, so nothing is lost; a 4xx keeps
+/// it as failed with the reason; anything temporary leaves it queued for a later run. Only one drainer
 /// per state directory runs at a time (a `FileLock` on `outbox.lock` beside the database), so two
 /// overlapping coolcal processes never send the same entry twice.
 public struct OutboxDrainer {
@@ -29,6 +29,8 @@ public struct OutboxDrainer {
         public var mailed = 0
         /// Mail replies whose sendmail failed for good in this run (kept as failed).
         public var mailFailed = 0
+        /// Mail replies whose delivery a crash interrupted, sent again in this run.
+        public var mailResent = 0
         /// Mail replies still queued after this run.
         public var mailQueued = 0
         /// Why mail stopped for this run (the sendmail's exit 75 and message).
@@ -70,9 +72,13 @@ public struct OutboxDrainer {
     /// one request, so the run goes on, but skips later entries for the same
     /// invitation, which must not overtake it (a decline must not arrive before the
     /// accept it replaces).
-    /// - Parameter lockTimeout: how long to wait for another drainer; 0 (cron) skips at once.
+    /// - Parameters:
+    ///   - lockTimeout: how long to wait for another drainer; 0 (cron) skips at once.
+    ///   - now: the time of this run, for the mail replies' backoff.
+    ///   - backoff: false sends mail replies waiting for their next attempt too (the
+    ///     user asked: `outbox flush`, `reply --send`).
     /// - Throws: `SQLiteError`/`StateError` when the state cannot be read or updated.
-    public func drain(lockTimeout: TimeInterval = 0) throws -> Summary {
+    public func drain(lockTimeout: TimeInterval = 0, now: Date = Date(), backoff: Bool = true) throws -> Summary {
         var summary = Summary()
         let lock: FileLock
         do throws(FileLock.Failure) {
@@ -88,13 +94,14 @@ public struct OutboxDrainer {
         // Held until the last entry is settled; released (also on a throw) on the way out.
         defer { lock.unlock() }
 
-        // Read under the lock: entries another drainer delivered meanwhile are gone.
-        let queue = try store.outbox().filter { $0.state == .queued }
+        // Read under the lock: entries another drainer delivered meanwhile are gone, and
+        // one still `sending` was left so by a crash (a live drainer would hold the lock).
+        let queue = try store.outbox().filter { $0.state != .failed }
         var heldBack = Set<String>()
         var serverStopped = false
         for entry in queue {
             if entry.channel == .mail {
-                try deliverMail(entry, &summary)
+                try deliverMail(entry, now: now, backoff: backoff, &summary)
                 continue
             }
             guard let client, !serverStopped else { continue }
@@ -120,22 +127,40 @@ public struct OutboxDrainer {
         return try summary.withQueued(from: store)
     }
 
-    /// One mail reply through the sendmail: taken (leaves the outbox, remembered as
-    /// sent), exit 75 (stays queued; no more mail this run), any other failure (kept
-    /// as failed, never retried by itself).
-    private func deliverMail(_ entry: OutboxEntry, _ summary: inout Summary) throws {
+    /// One mail reply through the sendmail, marked `sending` first: taken (leaves the
+    /// outbox, remembered as sent); a temporary failure (stays queued until its next
+    /// attempt, 5 minutes doubling to an hour, for 72 hours; no more mail this run); any
+    /// other failure (kept as failed, never retried by itself).
+    private func deliverMail(_ entry: OutboxEntry, now: Date, backoff: Bool, _ summary: inout Summary) throws {
         guard let sendmail, summary.mailStopReason == nil else { return }
+        if backoff, entry.state == .queued, let next = entry.nextAttemptAt, next > now { return }
+        if entry.state == .sending { summary.mailResent += 1 }
+        try store.markSending(entry.key)
         switch sendmail.send(entry.body) {
         case .sent:
             try store.markDelivered(entry.key)
             summary.mailed += 1
         case .retryLater(let reason):
-            try store.recordAttempt(entry.key, error: reason)
             summary.mailStopReason = reason
+            if now.timeIntervalSince(entry.retryingSince ?? now) >= Self.retryWindow {
+                try store.markFailed(entry.key, reason: reason + "; still failing after \(Int(Self.retryWindow / 3600)) hours")
+                summary.mailFailed += 1
+            } else {
+                try store.recordAttempt(entry.key, error: reason, next: now + Self.delay(afterAttempts: entry.attempts), now: now)
+            }
         case .failed(let reason):
             try store.markFailed(entry.key, reason: reason)
             summary.mailFailed += 1
         }
+    }
+
+    /// How long mail replies are retried after their first temporary failure.
+    public static let retryWindow: TimeInterval = 72 * 3600
+
+    /// The wait before the next attempt of a mail reply `attempts` attempts old:
+    /// 5 minutes × 2ⁿ, at most an hour.
+    public static func delay(afterAttempts attempts: Int) -> TimeInterval {
+        min(300 * Double(1 << min(max(attempts, 0), 10)), 3600)
     }
 }
 
@@ -144,7 +169,7 @@ extension OutboxDrainer.Summary {
     /// entries another coolcal queued while this run was sending.
     fileprivate func withQueued(from store: StateStore) throws -> Self {
         var copy = self
-        let queued = try store.outbox().filter { $0.state == .queued }
+        let queued = try store.outbox().filter { $0.state != .failed }
         copy.queued = queued.filter { $0.channel == .server }.count
         copy.mailQueued = queued.filter { $0.channel == .mail }.count
         return copy

@@ -99,8 +99,11 @@ public struct ResponseEntry: Equatable, Sendable {
 
 /// One request waiting in (or refused from) the RSVP outbox.
 public struct OutboxEntry: Equatable, Sendable {
-    /// `queued` is retried by every run; `failed` (4xx) is kept for the user to see.
-    public enum State: String, Sendable { case queued, failed }
+    /// `queued` waits for a run (a mail reply after its `nextAttemptAt`); `sending`: a
+    /// sendmail was started for it and has not been seen to finish (a run that finds one
+    /// crashed, and sends it again); `failed` is kept for the user to see, and to queue
+    /// again with `outbox retry`.
+    public enum State: String, Sendable { case queued, sending, failed }
 
     /// Creation order: the outbox is sent in this order.
     public var sequence: Int64
@@ -122,8 +125,38 @@ public struct OutboxEntry: Equatable, Sendable {
     public var attempts: Int
     /// Why the last attempt did not deliver it, with any server credentials redacted.
     public var lastError: String?
-    /// Queued (retried) or failed (kept for the user).
+    /// Queued, sending or failed.
     public var state: State
+    /// A mail reply that failed for now is not tried again before this (backoff); nil: at once.
+    public var nextAttemptAt: Date? = nil
+    /// When its first temporary failure was; retries end 72 hours after it.
+    public var retryingSince: Date? = nil
+
+    /// A mail reply's `Message-ID`, without its angle brackets, as queued: every attempt
+    /// sends the same one.
+    public var messageID: String? {
+        guard channel == .mail, let value = MessageHeader.value(of: "message-id", in: body) else { return nil }
+        return value.hasPrefix("<") && value.hasSuffix(">") ? String(value.dropFirst().dropLast()) : value
+    }
+}
+
+/// One header of a message as coolcal queued it (unfolded, before the first empty line).
+enum MessageHeader {
+    static func value(of name: String, in message: String) -> String? {
+        var found: String?
+        for line in message.prefix(64 * 1024).split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = line.hasSuffix("\r") ? line.dropLast() : line
+            if line.isEmpty { break }
+            if line.first == " " || line.first == "\t" {
+                if let so = found { found = so + " " + line.trimmingCharacters(in: .whitespaces) }
+                continue
+            }
+            if found != nil { break }
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name else { continue }
+            found = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return found
+    }
 }
 
 /// What `recordAnswer` did.

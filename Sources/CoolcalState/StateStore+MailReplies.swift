@@ -1,8 +1,9 @@
 import Foundation
 
 /// Answers by mail: each version of an invitation (UID, SEQUENCE, RECURRENCE-ID and the
-/// answer) is mailed at most once. The message waits in the outbox (`channel = 'mail'`)
-/// until a sendmail took it; `mail_replies` remembers it afterwards.
+/// answer) is queued once, as one message with one Message-ID. The message waits in the
+/// outbox (`channel = 'mail'`) until a sendmail took it; `mail_replies` remembers it
+/// afterwards.
 extension StateStore {
     /// What `queueMailReply` did.
     public enum MailQueueing: Equatable, Sendable {
@@ -29,9 +30,12 @@ extension StateStore {
                 let state = try database.prepare("SELECT state FROM outbox WHERE idempotency_key = ?1")
                     .row([.text(known.key)]) { $0.text(0) }
                 switch state {
-                case "queued": return .alreadyQueued(known.key)
+                case "queued", "sending": return .alreadyQueued(known.key)
                 case "failed":
-                    try database.prepare("UPDATE outbox SET state = 'queued', body = ?2 WHERE idempotency_key = ?1")
+                    try database.prepare("""
+                        UPDATE outbox SET state = 'queued', body = ?2, next_attempt_at = NULL, retrying_since = NULL
+                        WHERE idempotency_key = ?1
+                        """)
                         .run([.text(known.key), .text(message)])
                     return .queued(known.key)
                 default:

@@ -7,7 +7,8 @@ extension StateStore {
     public func outbox() throws -> [OutboxEntry] {
         try database.transaction(.deferred) {
             try database.prepare("""
-                SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state, channel
+                SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state, channel,
+                       next_attempt_at, retrying_since
                 FROM outbox ORDER BY id
                 """).rows { row in
                 let key = row.text(1) ?? ""
@@ -19,7 +20,9 @@ extension StateStore {
                 }
                 return OutboxEntry(sequence: row.int(0), key: key, answer: answer, channel: channel, inviteID: row.text(3) ?? "",
                                    body: row.text(4) ?? "{}", createdAt: Self.date(row.double(5)),
-                                   attempts: Int(row.int(6)), lastError: row.text(7), state: state)
+                                   attempts: Int(row.int(6)), lastError: row.text(7), state: state,
+                                   nextAttemptAt: row.isNull(10) ? nil : Self.date(row.double(10)),
+                                   retryingSince: row.isNull(11) ? nil : Self.date(row.double(11)))
             }
         }
     }
@@ -40,24 +43,53 @@ extension StateStore {
         }
     }
 
-    /// The server refused `key` for good (4xx): kept as failed with `reason`, for
-    /// `coolcal outbox` to show; no run retries it unless the answer is given again.
+    /// Refused for good (a 4xx, a sendmail's permanent failure, or 72 hours of temporary
+    /// ones): kept as failed with `reason`, for `coolcal outbox` to show; no run sends it
+    /// again until `outbox retry` or the answer given again queues it.
     @discardableResult
     public func markFailed(_ key: String, reason: String) throws -> Bool {
-        try update(key, "state = 'failed', attempts = attempts + 1, last_error = ?2", reason)
+        try update(key, "state = 'failed', attempts = attempts + 1, last_error = ?2", [.text(reason)])
     }
 
-    /// An attempt that may succeed later (server down, timeout, 5xx): the entry stays
-    /// queued, with one more attempt and the error, for the next run.
+    /// An attempt that may succeed later (server down, timeout, 5xx, a sendmail's
+    /// temporary failure): the entry stays queued, with one more attempt and the error.
+    /// - Parameters:
+    ///   - next: not tried again by a run before then (nil: by the next run).
+    ///   - now: when the attempt was; the first one starts the entry's 72 hours of retries.
     @discardableResult
-    public func recordAttempt(_ key: String, error: String) throws -> Bool {
-        try update(key, "attempts = attempts + 1, last_error = ?2", error)
+    public func recordAttempt(_ key: String, error: String, next: Date? = nil, now: Date = Date()) throws -> Bool {
+        try update(key, """
+            state = 'queued', attempts = attempts + 1, last_error = ?2, next_attempt_at = ?3,
+            retrying_since = COALESCE(retrying_since, ?4)
+            """, [.text(error), next.map { .real($0.timeIntervalSince1970) } ?? .null, .real(now.timeIntervalSince1970)])
     }
 
-    private func update(_ key: String, _ assignments: String, _ text: String) throws -> Bool {
+    /// A sendmail is about to be given the mail reply `key`: a crash from here on leaves it
+    /// `sending`, which the next run takes for not sent and sends again (same message,
+    /// same Message-ID). Committed before the sendmail runs.
+    @discardableResult
+    public func markSending(_ key: String) throws -> Bool {
+        try update(key, "state = 'sending'", [])
+    }
+
+    /// Puts failed entries back in the queue, to be sent by the next run as if new:
+    /// every one (`selector` nil), or those whose idempotency key or invitation id is
+    /// `selector`.
+    /// - Returns: how many were queued again.
+    public func retryFailed(_ selector: String? = nil) throws -> Int {
+        try database.transaction {
+            try database.prepare("""
+                UPDATE outbox SET state = 'queued', next_attempt_at = NULL, retrying_since = NULL
+                WHERE state = 'failed' AND (?1 IS NULL OR idempotency_key = ?1 OR invite_id = ?1)
+                """).run([selector.map { .text($0) } ?? .null])
+            return database.changes
+        }
+    }
+
+    private func update(_ key: String, _ assignments: String, _ values: [SQLiteValue]) throws -> Bool {
         try database.transaction {
             try database.prepare("UPDATE outbox SET \(assignments) WHERE idempotency_key = ?1")
-                .run([.text(key), .text(text)])
+                .run([.text(key)] + values)
             return database.changes > 0
         }
     }

@@ -8,14 +8,16 @@ final class SMTPSink {
     let directory: URL
 
     /// Starts on `port` (a free one when nil), storing into `directory` (a new one when nil).
-    init(port: Int? = nil, directory: URL? = nil) throws {
+    /// `drop`: the first `drop` messages are not taken; the connection is closed after
+    /// their DATA, without an answer.
+    init(port: Int? = nil, directory: URL? = nil, drop: Int = 0) throws {
         let home = try ServerProcess.temporaryHome("smtp")
         let port = try port ?? ServerProcess.freePort()
         let store = directory ?? home.appendingPathComponent("received")
         self.directory = store
         let script = Binary.root.appendingPathComponent("Tests/Mail/smtp_sink.py").path
         server = try ServerProcess(home: home, port: port, executable: try RadicaleServer.python(),
-                                   arguments: [script, String(port), store.path])
+                                   arguments: [script, String(port), store.path, String(drop)])
     }
 
     deinit { server.stop() }
@@ -31,6 +33,11 @@ final class SMTPSink {
             String(decoding: try Data(contentsOf: directory.appendingPathComponent($0)), as: UTF8.self)
                 .replacingOccurrences(of: "\r\n", with: "\n")
         }
+    }
+
+    /// How many messages were dropped after their DATA.
+    var dropped: Int {
+        (try? String(contentsOf: directory.appendingPathComponent("dropped"), encoding: .utf8)).flatMap { Int($0) } ?? 0
     }
 
     /// The envelope recipients of message `n` (1-based).

@@ -146,7 +146,9 @@ package struct ReplyCommand: CommandUnit, Equatable {
             // Already waiting from an earlier run: this is the moment to try it again.
             key = queued
         }
-        let summary = try answers.drainer(store, server, sendmail: sendmail).drain(lockTimeout: try context.settings.lockTimeout)
+        // Asked for now: a reply waiting out its backoff is tried at once.
+        let summary = try answers.drainer(store, server, sendmail: sendmail)
+            .drain(lockTimeout: try context.settings.lockTimeout, now: try context.settings.now, backoff: false)
         guard let entry = try store.outbox().first(where: { $0.key == key }) else { return .ok }
         if entry.state == .failed {
             throw MailSendError(message: "\(entry.lastError ?? sendmail.shown); not sent (see 'coolcal outbox')")
@@ -156,10 +158,10 @@ package struct ReplyCommand: CommandUnit, Equatable {
     }
 }
 
-/// A sendmail that failed for good (not 75): the mail is kept as failed (74).
+/// A sendmail that failed for good (not a temporary status): the mail is kept as failed (74).
 package struct MailSendError: StatusError, CustomStringConvertible, Equatable {
     package var message: String
     package var description: String { message }
-    /// 74: the sendmail failed for good (not its 75); the mail is kept as failed.
+    /// 74: the sendmail failed for good; the mail is kept as failed.
     package var exitStatus: ExitStatus { .ioError }
 }

@@ -76,7 +76,7 @@ import Testing
         try server.setMode("404")
         let refused = run(["outbox", "flush"], env)
         #expect(refused.status == 0)
-        #expect(refused.out == "delivered 0, refused 1, still queued 0\n")
+        #expect(refused.out == "delivered 0, refused 1 (coolcal outbox retry), still queued 0\n")
         #expect(run(["outbox"], env).out.hasPrefix("failed  decline 12  attempts"))
     }
 
