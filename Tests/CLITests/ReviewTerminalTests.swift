@@ -10,14 +10,16 @@ import Testing
         let dir: String
         let socket: String
 
-        /// Three invitations in a fresh inbox (Alpha oldest, Gamma newest), then
-        /// `review CAL` in a tmux pane, wrapped in `stty -a` before and after.
-        init() throws {
+        /// Three invitations in a fresh inbox (Alpha oldest, Gamma newest), or what
+        /// `fill` puts in the state `DIR/state`, then `review CAL` in a `width` × `height`
+        /// tmux pane, wrapped in `stty -a` before and after.
+        init(width: Int = 100, height: Int = 40, fill: ((String) throws -> Void)? = nil) throws {
             dir = try Spawn.directory()
             socket = "coolcal-review-\(UUID().uuidString.prefix(8))"
             try FileManager.default.copyItem(atPath: Binary.sample("work.ics"), toPath: dir + "/work.ics")
             try FileManager.default.copyItem(atPath: Binary.sample("work.ics"), toPath: dir + "/twin.ics")
-            for (id, title, day) in [(101, "Alpha lunch", 22), (102, "Beta review", 20), (103, "Gamma party", 21)] {
+            if let fill { try fill(dir) }
+            for (id, title, day) in fill == nil ? [(101, "Alpha lunch", 22), (102, "Beta review", 20), (103, "Gamma party", 21)] : [] {
                 let payload = #"{"title": "\#(title)", "start": "2022-08-\#(day)T17:00:00Z", "end": "2022-08-\#(day)T18:00:00Z", "id": \#(id)}"#
                 let file = dir + "/invite-\(id).json"
                 try payload.write(toFile: file, atomically: true, encoding: .utf8)
@@ -32,7 +34,7 @@ import Testing
             let script = "\(env)\ncd '\(dir)'\nstty -a > before.txt\n'\(Binary.path)' review --state '\(dir)/state' '\(dir)/work.ics' 2> err.txt\n"
                 + "rc=$?\nstty -a > after.txt\necho $rc > rc.txt\nexec sleep 120\n"
             try script.write(toFile: dir + "/run.sh", atomically: true, encoding: .utf8)
-            #expect(tmux(["new-session", "-d", "-x", "100", "-y", "40", "sh '\(dir)/run.sh'"]) == 0)
+            #expect(tmux(["new-session", "-d", "-x", String(width), "-y", String(height), "sh '\(dir)/run.sh'"]) == 0)
         }
 
         deinit {
@@ -137,7 +139,8 @@ import Testing
         #expect(pane.waitFor("invitation 2 of 3 (inbox 2, id 102)"), "\(pane.screen)")
         // A resize (SIGWINCH) draws the screen again at the new width.
         pane.tmux(["resize-window", "-x", "60", "-y", "30"])
-        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  s new time  c comment  n…"), "\(pane.screen)")
+        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  q quit\ns new time  c comment  n next  p previous"),
+                "\(pane.screen)")
         pane.tmux(["resize-window", "-x", "100", "-y", "40"])
         #expect(pane.waitFor("a accept  d decline  t tentative  s new time  c comment  n next  p previous  q quit"), "\(pane.screen)")
         pane.keys("C-c")
@@ -172,5 +175,48 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("coolcal: error: review needs a terminal on standard input and output; 'coolcal inbox --unanswered' lists"))
         #expect(run.stdout.isEmpty)
+    }
+
+    /// Issue #29: on a small terminal (40×10, 60×10) nothing wraps or scrolls: the header,
+    /// the title (wide characters, two columns each, cut with `…`), its time, the sender,
+    /// the hold and the keys stay on screen; the day view gives way first, and where it
+    /// has a little room (60×16) it shows the invitation's own time, not the buffer.
+    @Test(arguments: [(40, 10), (60, 10), (60, 16)])
+    func aSmallTerminalKeepsTheHeaderTitleAndKeys(width: Int, height: Int) throws {
+        let title = String(repeating: "会議室予約", count: 8)
+        let pane = try Pane(width: width, height: height) { dir in
+            let spool = dir + "/spool"
+            try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+            try MailCorpus.gmail(MailCorpus.calendar(summary: title)).write(to: URL(fileURLWithPath: spool + "/invite.eml"))
+            // From Alice, whom this fresh state does not know: held for the person.
+            let merge = try Binary.run(["merge", "--me", "me@example.com", "--state", dir + "/state", "--spool", spool, dir + "/work.ics"])
+            #expect(merge.status == 0, "\(merge.stderr)")
+            #expect(merge.stdout.contains("held"), "\(merge.stdout)")
+        }
+        let keys = width < 60 ? ["a accept d decline t tentative q quit", "s new time c comment n next p previous"]
+            : ["a accept  d decline  t tentative  q quit", "s new time  c comment  n next  p previous"]
+        #expect(pane.waitFor(keys[1]), "\(pane.screen)")
+        let rows = Array(pane.screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).prefix(height))
+        // A line of `room` columns holds less than `room` characters; a longer one is cut, `…` last.
+        let cut = { (text: String, room: Int) in text.count < room ? text : String(text.prefix(room - 2)) + "…" }
+        #expect(rows.count == height)
+        // The header's short form: the long one does not fit.
+        #expect(rows.first == cut("1 of 1 (inbox 1, id corpus-1@example.com)", width), "\(rows)")
+        // Forty wide characters: as many as fit in width - 2 columns.
+        #expect(rows.dropFirst().first == String(title.prefix((width - 2) / 2)) + "…", "\(rows)")
+        // (DateText writes thin spaces around the dash and a narrow one before AM.)
+        #expect(rows.dropFirst(2).first == "  Mar 3, 2031, 10:00\u{2009}–\u{2009}11:00\u{202F}AM", "\(rows)")
+        #expect(rows.contains("  " + cut("from: Alice Example <alice@example.com>", width - 2)), "\(rows)")
+        #expect(rows.contains("  held for you: unknown sender"), "\(rows)")
+        #expect(rows.contains("Free: nothing busy in the window"), "\(rows)")
+        #expect(rows.suffix(2) == keys[...], "\(rows)")
+        if height >= 16 {
+            #expect(rows.contains { $0.hasPrefix("  10:00\u{202F}AM █") }, "the invitation's own time is not on screen: \(rows)")
+            #expect(!rows.contains { $0.contains("8:00\u{202F}AM") }, "the buffer before it is: \(rows)")
+        } else {
+            #expect(!rows.contains("  Mon, Mar 3"), "a day view with no room for a row: \(rows)")
+        }
+        pane.keys("q")
+        #expect(pane.status() == "0", "\(pane.file("err.txt"))")
     }
 }
