@@ -22,7 +22,7 @@ import Testing
         let lines = text.dropFirst(ReviewScreen.clear.count).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(text.hasPrefix("\u{1B}[H\u{1B}[2J"))
         #expect(lines == [
-            "coolcal review: invitation 1 of 2 (i...",
+            "1 of 2 (inbox 3, id 12)",  // the short form: the long one does not fit
             "Family [31m Reunion",  // the escape character made harmless (PrintableText)
             "  Aug 20, 2022, 4:00 - 8:00 PM",
             "  times in UTC",
@@ -32,7 +32,8 @@ import Testing
             "cannot show the day view: cal.ics: n...",
             "",
             "accepted: Other (id 13): added to wo...",
-            "a accept  d decline  t tentative  s ...",
+            "a accept d decline t tentative q quit",  // the keys on two lines, close-set below 41 columns
+            "s new time c comment n next p previous",
         ])
     }
 
