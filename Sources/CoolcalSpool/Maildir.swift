@@ -36,19 +36,33 @@ public struct Maildir {
     }
 
     /// The messages of `new/` then `cur/`, each in byte order of the names; hidden files and
-    /// anything but regular files are skipped.
+    /// anything but regular files are skipped. `new/` is listed first: a mail client moves
+    /// messages from `new/` to `cur/`, so one moved meanwhile is still seen once.
+    /// One directory read per folder; a file is `stat`ed only when its entry has no type
+    /// (or is a symbolic link).
     public func messages() throws -> [Message] {
         var all: [Message] = []
         for folder in ["new", "cur"] {
             let path = directory + "/" + folder
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            let entries: [SystemCalls.DirectoryEntry]
+            do {
+                entries = try SystemCalls.listDirectory(path)
+            } catch {
                 throw InputFileError(kind: .unreadable, path: path, reason: "cannot list the Maildir folder")
             }
-            all += names.filter { !$0.hasPrefix(".") && FileStatus.of(path + "/" + $0)?.kind == .regular }
-                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-                .map { Message(folder: folder, file: $0) }
+            // Sorted by their bytes, each name's bytes made once.
+            all += entries.filter { !$0.name.hasPrefix(".") && ($0.kind ?? FileStatus.of(path + "/" + $0.name)?.kind) == .regular }
+                .map { (name: $0.name, bytes: Array($0.name.utf8)) }
+                .sorted { Self.precedes($0.bytes, $1.bytes) }
+                .map { Message(folder: folder, file: $0.name) }
         }
         return all
+    }
+
+    /// Byte order.
+    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] }
+        return a.count < b.count
     }
 
     /// The flags of a file name: what follows `:2,`.

@@ -6,8 +6,9 @@ import CoolcalState
 import CoolcalSupport
 
 /// A Maildir as `merge`'s spool. By default nothing in it changes: every message
-/// processed is remembered in the state (by Message-ID, else the SHA-256 of its bytes)
-/// under the Maildir's real path and skipped by later runs. Messages without an
+/// processed is remembered in the state (by its file name, which a later run checks
+/// without opening the file; by Message-ID, else the SHA-256 of its bytes) under the
+/// Maildir's real path and skipped by later runs; messages gone from it are forgotten. Messages without an
 /// invitation are remembered and skipped silently, those whose event is wholly past
 /// are remembered and skipped, those flagged `R` (answered in the mail client) are
 /// skipped. With `mark`, processed messages also move to `cur/` with `S` added.
@@ -24,7 +25,7 @@ package final class MaildirSource: MergeSource {
     private let intake: MessageIntake
     /// For each item name: its message and the key it is remembered by.
     private var pending: [String: (message: Maildir.Message, key: String, inviteID: String?)] = [:]
-    /// For each item name: the key its file name is remembered by.
+    /// For each item name: its file name without flags, which it is remembered by too.
     private var names: [String: String] = [:]
 
     package var directory: String { maildir.directory }
@@ -42,15 +43,18 @@ package final class MaildirSource: MergeSource {
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
         var items: [SpoolItem] = []
-        for message in try maildir.messages() {
+        let messages = try maildir.messages()
+        // What earlier runs saw, by file name, in one query: such a message is not even opened.
+        let remembered = try store.spools.rememberedNames(maildir: realPath)
+        let bases = messages.map { Self.baseName($0.file) }
+        try forgetVanished(remembered, present: bases, diagnostics: diagnostics)
+        for (message, base) in zip(messages, bases) {
+            if remembered.contains(base) { continue }
             if message.flags.contains("R") {
                 diagnostics.note("\(directory)/\(message.name): skipped: answered in the mail client (flag R)")
                 continue
             }
             let path = directory + "/" + message.name
-            // A message remembered by its name (the part before `:2,`) is not even opened.
-            let nameKey = "name:" + Self.baseName(message.name)
-            if try store.spools.maildirOutcome(maildir: realPath, key: nameKey) != nil { continue }
             let data: Data
             do {
                 data = try InviteLoader.data(path)
@@ -59,36 +63,68 @@ package final class MaildirSource: MergeSource {
                 diagnostics.note("\(path): skipped: \(error)")
                 continue
             }
-            switch try intake.take(name: message.name, path: path, data: data, floatingZone: floatingZone, diagnostics: diagnostics) {
+            switch try intake.take(name: message.name, path: path, data: data, floatingZone: floatingZone, diagnostics: diagnostics,
+                                   fileName: base) {
             case .skipped(let outcome):
                 // Known by its name from now on, with what was done with it.
                 if let outcome {
                     if outcome == .past && mark { _ = try maildir.markSeen(message) }
-                    try intake.remember(key: nameKey, outcome: outcome, inviteID: nil)
+                    try intake.remember(key: "name:" + base, outcome: outcome, inviteID: nil, name: base)
                 }
             case .item(let item, let key, let inviteID):
                 pending[message.name] = (message, key, inviteID)
-                names[message.name] = nameKey
+                names[message.name] = base
                 items.append(item)
             }
         }
+        try intake.flush()
         return items
     }
 
+    /// Forgets the messages remembered under names no longer in the Maildir (deleted, or
+    /// moved to another folder), so the state does not grow with the mail ever received.
+    /// A Maildir that lists empty while names are remembered (a file system not mounted)
+    /// forgets nothing.
+    private func forgetVanished(_ remembered: Set<String>, present names: [String], diagnostics: Diagnostics) throws {
+        guard !names.isEmpty else { return }
+        let vanished = remembered.subtracting(names)
+        guard !vanished.isEmpty else { return }
+        try store.spools.forget(maildir: realPath, names: vanished)
+        diagnostics.note("\(directory): forgot \(vanished.count) message\(vanished.count == 1 ? "" : "s") no longer in the Maildir")
+    }
+
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        guard let entry = pending[name] else { return }
-        // Marked first, then remembered: a crash in between processes it again (answers
-        // are idempotent), never loses it. A held one is never marked: it is the person's.
-        if mark && !failed && outcome != .held { _ = try maildir.markSeen(entry.message) }
-        try intake.remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID)
-        if let nameKey = names[name] { try intake.remember(key: nameKey, outcome: failed ? .failed : outcome, inviteID: entry.inviteID) }
+        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
+    }
+
+    /// Every item of a run remembered in one commit. Marked first, then remembered: a
+    /// crash in between processes it again (answers are idempotent), never loses it. A
+    /// held one is never marked: it is the person's.
+    package func finish(_ items: [MergeFinished]) throws {
+        for item in items {
+            guard let entry = pending[item.name] else { continue }
+            if mark && !item.failed && item.outcome != .held { _ = try maildir.markSeen(entry.message) }
+            try record(item.name, entry, failed: item.failed, outcome: item.outcome)
+        }
+        try intake.flush()
+    }
+
+    /// Remembers item `name` by its key and its file name (held until `intake.flush()`).
+    private func record(_ name: String, _ entry: (message: Maildir.Message, key: String, inviteID: String?),
+                        failed: Bool, outcome: OutcomeCode) throws {
+        let base = names[name]
+        try intake.remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base)
+        if let base { try intake.remember(key: "name:" + base, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base) }
     }
 
     package func unlock() { lock.unlock() }
 
-    /// A Maildir file name without its info part (`:2,FLAGS`), which the mail client changes.
+    /// A Maildir file name without its folder and its info part (`:2,FLAGS`), which the
+    /// mail client changes.
     package static func baseName(_ name: String) -> String {
-        let file = name.split(separator: "/").last.map(String.init) ?? name
-        return file.split(separator: ":", maxSplits: 1).first.map(String.init) ?? file
+        let bytes = name.utf8
+        let from = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        let to = bytes[from...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+        return String(name[from..<to])
     }
 }

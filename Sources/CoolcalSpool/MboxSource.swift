@@ -57,12 +57,21 @@ package final class MboxSource: MergeSource {
                 items.append(item)
             }
         }
+        try intake.flush()
         return items
     }
 
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        guard let entry = pending[name] else { return }
-        try intake.remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID)
+        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
+    }
+
+    /// Every item of a run remembered in one commit.
+    package func finish(_ items: [MergeFinished]) throws {
+        for item in items {
+            guard let entry = pending[item.name] else { continue }
+            try intake.remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
+        }
+        try intake.flush()
     }
 
     package func unlock() { lock.unlock() }

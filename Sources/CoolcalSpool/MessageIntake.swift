@@ -15,6 +15,13 @@ package struct MessageIntake {
     /// The mailbox's real path: what its messages are remembered under.
     package let realPath: String
     package let now: Date
+    /// What `remember` holds until `flush()`.
+    private let records = Records()
+
+    /// The messages remembered and not yet written.
+    private final class Records {
+        var rows: [(key: String, outcome: OutcomeCode, inviteID: String?, name: String?)] = []
+    }
 
     /// What became of one message.
     package enum Taken {
@@ -25,12 +32,16 @@ package struct MessageIntake {
         case skipped(OutcomeCode?)
     }
 
-    /// `path`: what messages call it; `data`: its bytes.
-    package func take(name: String, path: String, data: Data, floatingZone: TimeZone, diagnostics: Diagnostics) throws -> Taken {
+    /// `path`: what messages call it; `data`: its bytes; `fileName`: the Maildir file name
+    /// (without flags) it is remembered under, nil for an mbox's message.
+    package func take(name: String, path: String, data: Data, floatingZone: TimeZone, diagnostics: Diagnostics,
+                      fileName: String? = nil) throws -> Taken {
         guard MessageReader.isMessage(data) else {
-            try remember(key: "sha256:" + MessageReader.sha256(data), outcome: .notAMessage, inviteID: nil)
+            try remember(key: "sha256:" + MessageReader.sha256(data), outcome: .notAMessage, inviteID: nil, name: fileName)
             return .skipped(.notAMessage)
         }
+        // Nothing in it could be an invitation: no MIME walk (the Maildir remembers its name).
+        guard CalendarSniff.mayHoldCalendar(data) else { return .skipped(.noInvitation) }
         let found: MailInvitation
         let headers: MailHeaders?
         var failure: Error? = nil
@@ -43,7 +54,7 @@ package struct MessageIntake {
                 return .skipped(OutcomeCode(rawValue: seen) ?? .failed)
             }
             if error.message.hasPrefix("no calendar invitation") {
-                try remember(key: key, outcome: .noInvitation, inviteID: nil)
+                try remember(key: key, outcome: .noInvitation, inviteID: nil, name: fileName)
                 return .skipped(.noInvitation)
             }
             found = MailInvitation(calendar: Data(), headers: error.headers ?? MailHeaders(), partType: "")
@@ -65,14 +76,30 @@ package struct MessageIntake {
         }
         if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, isPast(file.invite, zone: floatingZone) {
             diagnostics.note("\(path): skipped: the event is over")
-            try remember(key: key, outcome: .past, inviteID: file.invite.id.text)
+            try remember(key: key, outcome: .past, inviteID: file.invite.id.text, name: fileName)
             return .skipped(.past)
         }
         return .item(SpoolItem(name: name, loaded: loaded), key: key, inviteID: try? loaded.get().invite.id.text)
     }
 
-    package func remember(key: String, outcome: OutcomeCode, inviteID: String?) throws {
-        try store.spools.recordMaildirMessage(maildir: realPath, key: key, outcome: outcome, inviteID: inviteID, at: now)
+    /// Remembers a message (by `key`, found under the file `name`) as `outcome` — in
+    /// memory until `flush()`, or until 512 wait: one commit (one sync) for many messages,
+    /// not one each. What a crash loses is only looked at again by the next run.
+    package func remember(key: String, outcome: OutcomeCode, inviteID: String?, name: String? = nil) throws {
+        records.rows.append((key, outcome, inviteID, name))
+        if records.rows.count >= 512 { try flush() }
+    }
+
+    /// Writes what `remember` holds, in one transaction.
+    package func flush() throws {
+        guard !records.rows.isEmpty else { return }
+        try store.together {
+            for row in records.rows {
+                try store.spools.recordMaildirMessage(maildir: realPath, key: row.key, outcome: row.outcome, inviteID: row.inviteID,
+                                                      at: now, name: row.name)
+            }
+        }
+        records.rows.removeAll()
     }
 
     /// `mid:` and the Message-ID — with `#` and the SHA-256 of its calendar part when it has

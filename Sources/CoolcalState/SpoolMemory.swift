@@ -2,7 +2,9 @@ import Foundation
 import CoolcalModel
 
 /// What `merge` has processed in a Maildir it must not change: the messages are
-/// remembered here (by Message-ID, else a content hash), keyed by the Maildir's real path.
+/// remembered here (by file name, by Message-ID, else a content hash), keyed by the
+/// Maildir's real path, each row with the file name it was found under (so that a
+/// message gone from the Maildir is forgotten).
 public struct SpoolMemory {
     let database: SQLiteDatabase
 
@@ -15,16 +17,37 @@ public struct SpoolMemory {
     }
 
     /// Remembers a processed message; the first outcome stays (a message is processed once).
+    /// - Parameter name: the Maildir file name (without flags) it was found under; nil for
+    ///   an mbox's message or a spool file.
     /// - Returns: false when it was already recorded (another merge processed it first).
     @discardableResult
     public func recordMaildirMessage(maildir: String, key: String, outcome: OutcomeCode, inviteID: String?,
-                                     at date: Date) throws -> Bool {
+                                     at date: Date, name: String? = nil) throws -> Bool {
         try database.transaction {
             try database.prepare("""
-                INSERT OR IGNORE INTO maildir_messages (maildir, key, outcome, invite_id, processed_at)
-                VALUES (?1, ?2, ?3, ?4, ?5)
-                """).run([.text(maildir), .text(key), .text(outcome.rawValue), .optional(inviteID), .real(date.timeIntervalSince1970)])
+                INSERT OR IGNORE INTO maildir_messages (maildir, key, outcome, invite_id, processed_at, name)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                """).run([.text(maildir), .text(key), .text(outcome.rawValue), .optional(inviteID), .real(date.timeIntervalSince1970),
+                          .optional(name)])
             return database.changes > 0
+        }
+    }
+
+    /// The file names (without flags) remembered for this Maildir: one query for a run.
+    public func rememberedNames(maildir: String) throws -> Set<String> {
+        try database.transaction(.deferred) {
+            // `name:` up to `name;` (the next byte): a range of the primary key.
+            Set(try database.prepare("SELECT key FROM maildir_messages WHERE maildir = ?1 AND key >= 'name:' AND key < 'name;'")
+                .rows([.text(maildir)]) { String(($0.text(0) ?? "").dropFirst(5)) })
+        }
+    }
+
+    /// Forgets the messages found under `names` in this Maildir (gone from it): every row
+    /// recorded for them, in one transaction.
+    public func forget(maildir: String, names: some Sequence<String>) throws {
+        try database.transaction {
+            let statement = try database.prepare("DELETE FROM maildir_messages WHERE maildir = ?1 AND (key = 'name:' || ?2 OR name = ?2)")
+            for name in names { try statement.run([.text(maildir), .text(name)]) }
         }
     }
 

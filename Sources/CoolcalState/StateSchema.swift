@@ -207,5 +207,12 @@ package enum StateSchema {
         DROP TABLE outbox;
         ALTER TABLE outbox_v8 RENAME TO outbox;
         """,
+        // A spool that costs nothing when nothing arrived (issue 30): each remembered
+        // Maildir message keeps the file name (without its flags) it was found under, so
+        // that messages gone from the Maildir are forgotten.
+        """
+        ALTER TABLE maildir_messages ADD COLUMN name TEXT;
+        CREATE INDEX maildir_messages_by_name ON maildir_messages (maildir, name);
+        """,
     ]
 }

@@ -23,7 +23,16 @@ import Testing
         let run = try Binary.run(["merge", "--me", "me@example.com", "--state", dir + "/state", "--spool", dir + "/spool", calendar])
         #expect(run.status == 0, "\(run.stderr)")
         let inbox = try Binary.run(["inbox", "--state", dir + "/state"])
-        for output in [run.stdout, inbox.stdout] {
+        // The notification's text: what the payload's alert body says, read back from its JSON.
+        var alerts: [String] = []
+        for (id, title) in [(1, tricky), (2, long)] {
+            try Self.payload(title, id: id).write(to: URL(fileURLWithPath: dir + "/notify-\(id).json"))
+            let notify = try Binary.run(["notify", "--state", dir + "/notified", dir + "/notify-\(id).json"])
+            #expect(notify.status == 0, "\(notify.stderr)")
+            let aps = try Binary.json(notify.stdout)["aps"] as? [String: Any]
+            alerts.append(try #require((aps?["alert"] as? [String: Any])?["body"] as? String))
+        }
+        for output in [run.stdout, inbox.stdout, alerts.joined(separator: "\n")] {
             #expect(!output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) || $0.value == 0x2028 },
                     "\(output.debugDescription)")
             #expect(output.contains("Pay invoice fdp.exe now please"), "\(output)")

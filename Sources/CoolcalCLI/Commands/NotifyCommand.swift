@@ -83,7 +83,9 @@ package struct NotifyCommand: CommandUnit, Equatable {
             let range = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
             var alert: [(String, JSONValue)] = []
             if case .object(let a)? = aps.first(where: { $0.0 == "alert" })?.1 { alert = a }
-            set(&alert, "body", .string(invite.title + "\n" + range))
+            // What a phone or a desktop shows: the title cleaned of bidi controls and
+            // separators, and cut (the payload's own `title` is left as it came).
+            set(&alert, "body", .string(PrintableText.title(invite.title) + "\n" + range))
             set(&aps, "alert", .object(alert))
             _ = try store.recordInvitation(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
         } catch let error as InviteError {
@@ -137,7 +139,8 @@ package struct NotifyCommand: CommandUnit, Equatable {
         let badge = try store.addBadge(1)
         var payload: [(String, JSONValue)] = [
             ("aps", .object([
-                ("alert", .object([("title", .string(mail?.subject ?? "You're invited")), ("body", .string(invite.title + "\n" + range))])),
+                ("alert", .object([("title", .string(PrintableText.title(mail?.subject ?? "You're invited"))),
+                                   ("body", .string(PrintableText.title(invite.title) + "\n" + range))])),
                 ("badge", .int(Int64(badge))), ("category", .string(plain ? "" : "INVITATION")),
             ])),
             ("title", .string(invite.title)), ("start", .string(invite.start.jsonString)),

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SystemCalls {
+    /// One name in a directory, with its type as `readdir(3)` tells it.
+    package struct DirectoryEntry: Equatable, Sendable {
+        package var name: String
+        /// `.regular`, `.directory`...; nil when the file system does not say
+        /// (`DT_UNKNOWN`) or for a symbolic link: `stat` it to know what it names.
+        package var kind: FileStatus.Kind?
+    }
+
+    /// `opendir(3)`/`readdir(3)`: the names in `path` but `.` and `..`, in the directory's
+    /// order, each with the type the directory entry carries — no `stat` per file.
+    package static func listDirectory(_ path: String) throws(SystemCallError) -> [DirectoryEntry] {
+        note("opendir", path)
+        guard let dir = opendir(path) else { throw SystemCallError(call: "opendir", path: path, errno: .current) }
+        defer { closedir(dir) }
+        var entries: [DirectoryEntry] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if errno != 0 { throw SystemCallError(call: "readdir", path: path, errno: .current) }
+                return entries
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let kind: FileStatus.Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .regular
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_FIFO): kind = .fifo
+            case Int32(DT_CHR): kind = .characterDevice
+            case Int32(DT_BLK): kind = .blockDevice
+            case Int32(DT_SOCK): kind = .socket
+            default: kind = nil
+            }
+            entries.append(DirectoryEntry(name: name, kind: kind))
+        }
+    }
+}
