@@ -88,15 +88,18 @@ def measure(name, argv, runs, ok_codes=(0,), stdout=os.devnull, env=None, setup=
     return f
 
 
-def generated(size, seed, vdir=False):
-    """The calendar (or vdir) of `size` events, made by gen_calendar.py and cached."""
-    path = os.path.join(OUT, f"{'vdir' if vdir else 'cal'}-{size}-s{seed}{'' if vdir else '.ics'}")
+def generated(size, seed, vdir=False, rules="real"):
+    """The calendar (or vdir) of `size` events, made by gen_calendar.py and cached;
+    `rules` "simple" is the earlier mix of recurrence rules (no BY parts)."""
+    mix = "" if rules == "real" else f"-{rules}"
+    path = os.path.join(OUT, f"{'vdir' if vdir else 'cal'}-{size}-s{seed}{mix}{'' if vdir else '.ics'}")
     gen = os.path.join(BENCH, "gen_calendar.py")
-    if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(gen):
+    shapes = os.path.join(BENCH, "rule_shapes.py")
+    if not os.path.exists(path) or os.path.getmtime(path) < max(os.path.getmtime(gen), os.path.getmtime(shapes)):
         tmp = path + ".tmp"
         subprocess.run(["rm", "-rf", tmp], check=True)
         t = time.perf_counter()
-        subprocess.run([sys.executable, gen, "--events", str(size), "--seed", str(seed),
+        subprocess.run([sys.executable, gen, "--events", str(size), "--seed", str(seed), "--rules", rules,
                         "--vdir" if vdir else "--out", tmp], check=True, stderr=subprocess.DEVNULL)
         subprocess.run(["rm", "-rf", path], check=True)
         os.replace(tmp, path)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Seeded generator of one large, realistic calendar for the coolcal benchmark.
 
-    gen_calendar.py --events N --seed S --out FILE
-    gen_calendar.py --events N --seed S --vdir DIR
+    gen_calendar.py --events N --seed S [--rules real|simple] --out FILE
+    gen_calendar.py --events N --seed S [--rules real|simple] --vdir DIR
 
 
 Writes exactly N VEVENTs (plus VTIMEZONEs) to FILE, shaped like a real export (~600 bytes
@@ -12,7 +12,9 @@ non-ASCII text, ORGANIZER/ATTENDEE lines, events in random order over 2015-2026.
     ~86%  single timed events, TZID=America/New_York|Europe/Berlin|Asia/Tokyo or UTC `Z`
      5%   all-day events (VALUE=DATE), mostly TRANSP:TRANSPARENT
      8%   recurring masters: RRULE DAILY/WEEKLY/MONTHLY with COUNT, UNTIL or open-ended,
-          some with EXDATEs (always of real instances)
+          some with EXDATEs (always of real instances); with --rules real (the default)
+          half of them take a shape clients write with BY parts (rule_shapes.py: weekly on
+          a day, weekdays, the n-th weekday of the month, a month day, yearly ones)
      1%   RECURRENCE-ID overrides of real instances of those masters (half right after
           the master, half at the end of the file), some moved, some cancelled
 Some events are TRANSP:TRANSPARENT, STATUS:CANCELLED or TENTATIVE, some use DURATION.
@@ -21,8 +23,10 @@ one `UID.ics` per UID (a master and its overrides share a file), each a VCALENDA
 VTIMEZONEs that file uses; DIR must not exist yet.
 Only the standard library; same seed and N give the same bytes.
 """
-import argparse, os, random, sys, time
+import argparse, itertools, os, random, sys, time
 from datetime import date, datetime, timedelta
+
+import rule_shapes
 
 ZONES = ["America/New_York", "Europe/Berlin", "Asia/Tokyo", "UTC"]
 ZONE_WEIGHTS = [40, 30, 10, 20]
@@ -107,7 +111,7 @@ def fold(line):
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, rules="real"):
         self.r = random.Random(seed)
         r = self.r
         self.days = [(FIRST_DAY + timedelta(d)).strftime("%Y%m%d") for d in range(DAYS)]
@@ -123,7 +127,8 @@ class Gen:
         self.attendees = [[fold(f'ATTENDEE;CN="{n}";CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;'
                                 f'PARTSTAT={p};RSVP=TRUE:mailto:{a}') for p in PARTSTATS]
                           for n, a in PEOPLE]
-        self.masters = []  # (uid, zone, start datetime, freq, interval, count, until, exdates)
+        self.masters = []  # (uid, zone, first 60 instances, how many may be overridden, exdates, length)
+        self.rules = rules
         self.late = []     # overrides emitted at the end of the file
         self.serial = 0
 
@@ -211,6 +216,12 @@ class Gen:
         return start.replace(year=start.year + m // 12, month=m % 12 + 1)
 
     def recurring(self, r):
+        # With --rules real, half the masters take a shape clients write with BY parts.
+        if self.rules == "real" and r.random() < 0.5:
+            zone, d, minute = self.start(r)
+            day = FIRST_DAY + timedelta(d)
+            freq, by, start, interval, starts = rule_shapes.pick(r, datetime(day.year, day.month, day.day, minute // 60, minute % 60))
+            return self.master(r, zone, d, start, freq, interval, ";" + by, list(itertools.islice(starts, 151)))
         zone, d, minute = self.start(r)
         freq = r.choices(("DAILY", "WEEKLY", "MONTHLY"), (2, 6, 2))[0]
         day = FIRST_DAY + timedelta(d)
@@ -218,6 +229,10 @@ class Gen:
             day = day.replace(day=r.randint(1, 28))
         start = datetime(day.year, day.month, day.day, minute // 60, minute % 60)
         interval = r.choice((1, 1, 1, 2)) if freq != "DAILY" else 1
+        return self.master(r, zone, d, start, freq, interval, "", [self.instance(start, freq, interval, k) for k in range(151)])
+
+    def master(self, r, zone, d, start, freq, interval, by, starts):
+        """A recurring master drawn on day `d`: `starts` are its rule's first 151 instances."""
         uid = self.uid()
         out = self.common(r, uid, max(0, d - r.randint(1, 30)))
         out.append(self.dtv("DTSTART", zone, start))
@@ -229,6 +244,7 @@ class Gen:
             rule += f";INTERVAL={interval}"
         if freq == "WEEKLY" and r.random() < 0.3:
             rule += ";WKST=MO"
+        rule += by
         if kind < 0.4:
             count = r.choice((5, 10, 20, 52, 100)) if freq != "DAILY" else r.choice((5, 10, 30))
             rule += f";COUNT={count}"
@@ -236,7 +252,7 @@ class Gen:
         elif kind < 0.75:
             last = r.choice((8, 20, 60, 150))
             # a day late, so that instance last-1 is in, whatever the zone's offset
-            until = self.instance(start, freq, interval, last - 1) + timedelta(days=1)
+            until = starts[last - 1] + timedelta(days=1)
             rule += f";UNTIL={until:%Y%m%d}T235959Z"
         else:
             last = 500  # open-ended: only early instances get EXDATEs / overrides
@@ -246,23 +262,22 @@ class Gen:
             exdates = set(r.sample(range(1, min(last, 60)), min(r.randint(1, 3), min(last, 60) - 1)))
             zone_part = "" if zone == "UTC" else f";TZID={zone}"
             z = "Z" if zone == "UTC" else ""
-            vals = ",".join(f"{self.instance(start, freq, interval, k):%Y%m%dT%H%M%S}{z}"
-                            for k in sorted(exdates))
+            vals = ",".join(f"{starts[k]:%Y%m%dT%H%M%S}{z}" for k in sorted(exdates))
             out.append(fold(f"EXDATE{zone_part}:{vals}"))
         out.append(b"SEQUENCE:0\r\n")
         self.status(r, out, 0.03, 0.01)
         out.append(b"END:VEVENT\r\n")
-        self.masters.append([uid, zone, start, freq, interval, min(last, 60), exdates, length])
+        self.masters.append([uid, zone, starts[:60], min(last, 60), exdates, length])
         return out
 
     def override(self, r):
-        uid, zone, start, freq, interval, last, exdates, length = r.choice(self.masters)
+        uid, zone, starts, last, exdates, length = r.choice(self.masters)
         ks = [k for k in range(1, last) if k not in exdates]
         if not ks:
             return None
         k = r.choice(ks)
         exdates.add(k)  # never two overrides of the same instance
-        orig = self.instance(start, freq, interval, k)
+        orig = starts[k]
         new = orig + timedelta(minutes=r.choice((-60, 30, 60, 120, 24 * 60)))
         out = self.common(r, uid, min(DAYS - 1, (orig.date() - FIRST_DAY).days))
         out.append(self.dtv("RECURRENCE-ID", zone, orig))
@@ -304,8 +319,8 @@ class VdirSink:
                 f.write(HEAD + zones + body + b"END:VCALENDAR\r\n")
 
 
-def generate(n, seed, path, vdir=None):
-    g = Gen(seed)
+def generate(n, seed, path, vdir=None, rules="real"):
+    g = Gen(seed, rules)
     r = g.r
     with (VdirSink(vdir) if vdir else open(path, "wb", buffering=1 << 20)) as f:
         if not vdir:
@@ -334,12 +349,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--events", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", choices=("real", "simple"), default="real",
+                    help="real: half the recurring events with the BY-part rules clients write "
+                         "(rule_shapes.py); simple: only plain DAILY/WEEKLY/MONTHLY (the earlier mix)")
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument("--out", help="one calendar file")
     where.add_argument("--vdir", help="a new directory: one .ics per UID")
     a = ap.parse_args()
     t = time.perf_counter()
-    generate(a.events, a.seed, a.out, a.vdir)
+    generate(a.events, a.seed, a.out, a.vdir, a.rules)
     print(f"gen_calendar: {a.events} events -> {a.out or a.vdir} in {time.perf_counter() - t:.1f} s",
           file=sys.stderr)
 

@@ -2,8 +2,8 @@
 """coolcal speed/memory benchmark: `coolcal conflicts` against a bare libical parse, the
 write commands against `conflicts`, and a vdir against `cat` of its files.
 
-    bench/run.py [--sizes 1000,10000,100000] [--vdir-sizes 10000,100000] [--runs 5]
-                 [--seed 1] [--coolcal PATH] [--python PATH] [--no-writes]
+    bench/run.py [--sizes 1000,10000,100000] [--vdir-sizes 10000,100000] [--simple-sizes 100000]
+                 [--runs 5] [--seed 1] [--coolcal PATH] [--python PATH] [--no-writes]
 
 For each size: generates a calendar (bench/gen_calendar.py, cached in .build/bench/), then
 times, one process after another, `wc -l FILE`, `cat FILE`, `libical_parse FILE` (whole-file
@@ -11,7 +11,8 @@ icalparser_parse_string) and `coolcal conflicts --json INVITE FILE`; then `accep
 event, into a fresh copy of the calendar each run), `accept` again (already there) and
 `merge` of a 10-invitation spool (bench/writes.py). For each vdir size, the same events as
 a vdir (`gen_calendar.py --vdir`: one file per UID) and `conflicts` on it next to `cat` of
-all its files. Each command: one warm-up run (not counted; its output is checked), then
+all its files. For each --simple-sizes size, the calendar again with the earlier, plain
+recurrence rules (`gen_calendar.py --rules simple`), libical and `conflicts` on it. Each command: one warm-up run (not counted; its output is checked), then
 --runs runs, reporting the median wall time (min/max on stderr), the median CPU time (user
 + sys) and the median peak RSS (the child's rusage, through GNU /usr/bin/time). A command
 that refuses (accept over a size limit) is printed as refused in its row. For 10k, also
@@ -47,6 +48,9 @@ def main():
                     help="comma-separated event counts (default 1000,10000,100000)")
     ap.add_argument("--vdir-sizes", default="10000,100000",
                     help="event counts also benchmarked as a vdir, if in --sizes (default 10000,100000)")
+    ap.add_argument("--simple-sizes", default="100000",
+                    help="event counts also benchmarked with the earlier, plain recurrence rules, "
+                         "if in --sizes (default 100000)")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per command (default 5)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--coolcal", default=os.path.join(ROOT, ".build", "release", "coolcal"))
@@ -55,7 +59,7 @@ def main():
     ap.add_argument("--no-writes", action="store_true", help="skip the accept/merge rows")
     a = ap.parse_args()
     number = lambda text: [int(x.replace("_", "")) for x in text.split(",") if x.strip()]
-    sizes, vdir_sizes = number(a.sizes), set(number(a.vdir_sizes))
+    sizes, vdir_sizes, simple_sizes = number(a.sizes), set(number(a.vdir_sizes)), set(number(a.simple_sizes))
     coolcal, a.python = os.path.abspath(a.coolcal), os.path.abspath(a.python)
     if not os.access(coolcal, os.X_OK):
         sys.exit(f"bench: no coolcal binary at {coolcal} (build it: swift build -c release)")
@@ -90,7 +94,9 @@ def main():
         if warnings:
             notes.append(f"{size}: coolcal printed {len(warnings)} lines on stderr, e.g.: "
                          + " | ".join(f"`{w}`" for w in warnings[:3]))
-        rows.append((size, mb, wc, cat, lib, cc))
+        rows.append((f"{size:,}", mb, wc, cat, lib, cc))
+        if size in simple_sizes:
+            rows.append(simple_row(size, a, libical, invite, env, n_conf, notes))
         if size >= GOAL_SIZE:
             ok = cc.wall / lib.wall <= GOAL_RATIO and cc.mb <= GOAL_RSS_MB
             notes.append(f"{size}: goal (conflicts/libical <= {GOAL_RATIO:.2f}, peak RSS <= "
@@ -116,6 +122,24 @@ def main():
     print_tables(a, coolcal, rows, write_rows, vdir_rows, notes)
 
 
+def simple_row(size, a, libical, invite, env, n_conf, notes):
+    """The same size with the earlier mix of recurrence rules (plain DAILY/WEEKLY/MONTHLY,
+    no BY parts): the row that shows what the rules people write cost."""
+    cal = generated(size, a.seed, rules="simple")
+    mb = os.path.getsize(cal) / 1e6
+    print(f"{size} events with plain rules, {mb:.1f} MB:", file=sys.stderr)
+    wc = measure("wc -l", ["/usr/bin/wc", "-l", cal], a.runs)
+    cat = measure("cat", ["/bin/cat", cal], a.runs)
+    lib = measure("libical", [libical, cal], a.runs)
+    out = os.path.join(OUT, f"coolcal-{size}-simple.json")
+    cc = measure("conflicts", [os.path.abspath(a.coolcal), "conflicts", "--json", invite, cal],
+                 a.runs, ok_codes=(0, 1), stdout=out, env=env)
+    with open(out) as f:
+        notes.append(f"{size} (plain rules): coolcal found {len(json.load(f).get('conflicts', []))} conflicts "
+                     f"(with the rules people write: {n_conf})")
+    return (f"{size:,} (plain rules)", mb, wc, cat, lib, cc)
+
+
 def python_note(a, cal, cc, n_conf):
     if not os.access(a.python, os.X_OK) or subprocess.run(
             [a.python, "-c", "import recurring_ical_events"], capture_output=True).returncode != 0:
@@ -135,7 +159,7 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes):
     t = ("| events | file MB | wc -l s | cat s | libical s | conflicts s | conflicts cpu s "
          "| conflicts/libical | conflicts peak RSS MB | libical peak RSS MB |\n"
          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    t += "".join(f"| {s:,} | {mb:.1f} | {wc.wall:.3f} | {c.wall:.3f} | {l.wall:.3f} | {k.wall:.3f} "
+    t += "".join(f"| {s} | {mb:.1f} | {wc.wall:.3f} | {c.wall:.3f} | {l.wall:.3f} | {k.wall:.3f} "
                  f"| {k.cpu:.3f} | {k.wall / l.wall:.3f} | {k.mb:.0f} | {l.mb:.0f} |\n"
                  for s, mb, wc, c, l, k in rows)
     if write_rows:
