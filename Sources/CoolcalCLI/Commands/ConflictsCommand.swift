@@ -19,11 +19,13 @@ package struct ConflictsCommand: CommandUnit, Equatable {
         options: [
             SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec,
             suggest.spec, hours.spec, weekends.spec, dayView.spec, SharedOptions.quiet.spec, SharedOptions.color.spec,
+            SharedOptions.state.spec,
         ],
         examples: [
             "coolcal conflicts invite.json ~/calendars/work.ics ~/calendars/family/",
             "coolcal conflicts --json --buffer 30m - work.ics < invite.json",
             "coolcal conflicts --suggest 3 --hours 08:30-17:00 invite.json work.ics",
+            "coolcal conflicts --state ~/.local/share/coolcal 3 work.ics",
         ])
 
     package var common: CommonOptions
