@@ -63,6 +63,7 @@ public final class ITIPMessage {
                     owner = true
                 }
             }
+            if owner { ITIPMessage.setOutlookBusyStatus(copy.pointer, partstat: partstat) }
             tzids.formUnion(ITIPMessage.tzids(of: copy.pointer))
             ITIPMessage.rename(copy.pointer, renaming)
             texts.append(ITIPMessage.text(of: copy.pointer))
