@@ -91,6 +91,8 @@ bench: release pydeps
 PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE := .build/release/coolcal
+# The installed copy is stripped as Debian's tools strip (the build keeps its symbols).
+STRIP := strip --remove-section=.comment --remove-section=.note --strip-unneeded
 # No $$ORIGIN rpath (lintian's custom-library-search-path): nothing of Swift's is loaded.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(BUILD_FLAGS)
 # The one warning the static link prints (mktemp in the toolchain's libFoundationEssentials.a),
@@ -117,6 +119,7 @@ install:
 	  $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(USERUNITDIR) \
 	  $(DESTDIR)$(DOCDIR)/examples
 	install -m 755 $(RELEASE) $(DESTDIR)$(BINDIR)/coolcal
+	$(STRIP) $(DESTDIR)$(BINDIR)/coolcal
 	install -m 644 man/coolcal.1 $(DESTDIR)$(MANDIR)/coolcal.1
 	$(RELEASE) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/coolcal
 	$(RELEASE) completions zsh > $(DESTDIR)$(ZSHDIR)/_coolcal

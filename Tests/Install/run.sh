@@ -40,7 +40,9 @@ same "make install PREFIX=/usr installs exactly the binary, man page, three comp
 644 usr/share/man/man1/coolcal.1
 644 usr/share/zsh/vendor-completions/_coolcal" \
 "$(cd "$d" && find . -type f -printf '%m %P\n' | sort -k2)"
-check "the installed binary is the release build, byte for byte (install copies, builds nothing)" cmp "$release" "$d/usr/bin/coolcal"
+strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$tmp/stripped" "$release"
+check "the installed binary is the release build stripped, byte for byte (install copies and strips, builds nothing)" cmp "$tmp/stripped" "$d/usr/bin/coolcal"
+same "the installed binary has no symbol table" "" "$(readelf -S "$d/usr/bin/coolcal" | grep -F .symtab)"
 check "the man page is man/coolcal.1" cmp man/coolcal.1 "$d/usr/share/man/man1/coolcal.1"
 check "the bash completion is what 'coolcal completions bash' prints" cmp <("$debug" completions bash) "$d/usr/share/bash-completion/completions/coolcal"
 same "the zsh completion starts with #compdef (zsh autoloads it from fpath)" "#compdef coolcal" "$(head -1 "$d/usr/share/zsh/vendor-completions/_coolcal")"
