@@ -12,6 +12,8 @@ package struct AnswerSettings {
     package var me: [String]
     /// The domain for UIDs and Message-IDs (config `domain`, else the host's name).
     package var domain: String
+    /// Config `name`: the user's display name in the mails coolcal sends for them.
+    package var name: String? = nil
     package var now: Date
     package var zone: TimeZone
     /// The config's `buffer`; a command's `--buffer` wins over it (`buffer(_:)`).

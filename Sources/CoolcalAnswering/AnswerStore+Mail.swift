@@ -33,7 +33,8 @@ extension AnswerStore {
     /// The REPLY mail, its failures as the CLI's errors (64 for `--me`, 65 for the invitation).
     package static func build(_ file: InvitationFile, partstat: String, comment: String?, settings: AnswerSettings) throws -> MailReply {
         try mail(command: settings.command) { () throws(MailReply.Failure) in
-            try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain)
+            try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain,
+                          name: settings.name)
         }
     }
 

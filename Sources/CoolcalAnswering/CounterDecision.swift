@@ -72,7 +72,8 @@ package struct CounterDecision {
         }
         let mail = try AnswerStore.mail(command: settings.command) { () throws(MailReply.Failure) in
             try MailReply.update(uid: message.uid, title: invite.title, request: request, sequence: produced.sequence,
-                                 attendees: produced.attendees, me: settings.me, now: settings.now, domain: settings.domain)
+                                 attendees: produced.attendees, me: settings.me, now: settings.now, domain: settings.domain,
+                                 name: settings.name)
         }
         guard let mail else {
             return settings.diagnostics.warn("\(invite.source): the event has no attendees to tell; nothing mailed")

@@ -13,6 +13,8 @@ public struct Config: Equatable {
     public var tz: String?
     /// The domain in UIDs of accepted invitations (`coolcal-invite-12@DOMAIN`).
     public var domain: String?
+    /// `name`: the user's display name in the mails coolcal sends (From, the CN of their ATTENDEE).
+    public var name: String?
     /// Working hours for `--suggest`.
     public var hours: WorkingHours?
     /// Calendars used when a command names none.
@@ -105,6 +107,8 @@ public struct Config: Equatable {
                 config.tz = value
             case "domain":
                 config.domain = value
+            case "name":
+                config.name = value
             case "hours":
                 guard let h = WorkingHours(parsing: value) else {
                     throw ConfigError(message: "\(path): line \(index + 1): hours '\(value)' is not a range like 09:00-18:00")

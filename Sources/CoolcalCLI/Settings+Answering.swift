@@ -10,6 +10,7 @@ extension Settings {
                        environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command,
                        allowPublish: allowPublish, maxDuration: config.maxDuration.map { $0.days * 86_400 + $0.seconds } ?? AnswerSettings.defaultMaxDuration)
         settings.acceptFrom = acceptFrom
+        settings.name = config.name
         settings.trustedAuthserv = setting(SettingsTable.trustedAuthserv).values
         return settings
     }

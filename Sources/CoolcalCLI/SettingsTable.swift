@@ -47,6 +47,8 @@ package enum SettingsTable {
     package static let tz = SettingKey(name: "tz", flag: "tz", configKey: "tz",
                                fallback: { ($0["TZ"] ?? "").isEmpty ? "system" : "TZ" })
     package static let me = SettingKey(name: "me", flag: "me", configKey: "me")
+    /// The user's display name in the mails coolcal sends for them.
+    package static let name = SettingKey(name: "name", configKey: "name")
     package static let buffer = SettingKey(name: "buffer", flag: "buffer", configKey: "buffer")
     package static let hours = SettingKey(name: "hours", flag: "hours", configKey: "hours")
     /// Used by `conflicts`, `events`, `accept` and `merge` when they name no calendar.
@@ -74,7 +76,7 @@ package enum SettingsTable {
     package static let acceptFrom = SettingKey(name: "accept-from", flag: "accept-from", configKey: "accept-from")
     /// The authserv-ids of the user's own mail server (`Authentication-Results`, RFC 8601).
     package static let trustedAuthserv = SettingKey(name: "trusted-authserv", configKey: "trusted-authserv")
-    package static let all = [tz, me, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
+    package static let all = [tz, me, name, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
                       inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv]
 
     /// The keys a config file may hold.

@@ -9,7 +9,8 @@ extension ITIPMessage {
     /// one instance it names) with `start`–`end` instead of its times, DTSTAMP now, the
     /// owner's RSVP request dropped, `comment` added; the UID, SEQUENCE (echoed, as
     /// §3.2.7 asks), ORGANIZER and attendee list kept. Nil when `me` is not an attendee.
-    public func counter(me: [String], start: OccurrenceTime, end: OccurrenceTime, comment: String?, now: Date) -> String? {
+    public func counter(me: [String], start: OccurrenceTime, end: OccurrenceTime, comment: String?, now: Date,
+                        name: String? = nil) -> String? {
         guard let event = events.first, let clone = icalcomponent_new_clone(event) else { return nil }
         let proposal = OwnedComponent(taking: clone)
         var mine = false
@@ -19,6 +20,7 @@ extension ITIPMessage {
             case ICAL_ATTENDEE_PROPERTY where ITIPMessage.isOwner(prop, me):
                 mine = true
                 icalproperty_remove_parameter_by_kind(prop, ICAL_RSVP_PARAMETER)
+                if let name { ITIPMessage.setName(prop, name) }
             case ICAL_DTSTART_PROPERTY, ICAL_DTEND_PROPERTY, ICAL_DURATION_PROPERTY, ICAL_DTSTAMP_PROPERTY,
                  ICAL_COMMENT_PROPERTY:
                 dropped.append(prop)

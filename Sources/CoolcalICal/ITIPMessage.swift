@@ -118,7 +118,7 @@ public final class ITIPMessage {
     /// SEQUENCE, RECURRENCE-ID, ORGANIZER, the times and title kept; DTSTAMP now; of
     /// the attendees only the replying one, with `partstat`. Nil when `me` is not
     /// among the attendees.
-    public func reply(me: [String], partstat: String, comment: String?, now: Date) -> String? {
+    public func reply(me: [String], partstat: String, comment: String?, now: Date, name: String? = nil) -> String? {
         guard let calendar = icalcomponent_new(ICAL_VCALENDAR_COMPONENT) else { return nil }
         let reply = OwnedComponent(taking: calendar)
         icalcomponent_add_property(reply.pointer, icalproperty_new_prodid("-//coolcal//coolcal//EN"))
@@ -140,6 +140,7 @@ public final class ITIPMessage {
                 } else if kind == ICAL_ATTENDEE_PROPERTY, !answered, ITIPMessage.isOwner(prop, me),
                           let clone = icalproperty_new_clone(prop) {
                     ITIPMessage.setPartstat(clone, partstat)
+                    if let name { ITIPMessage.setName(clone, name) }
                     icalcomponent_add_property(answer, clone)
                     answered = true
                 }
@@ -240,6 +241,16 @@ public final class ITIPMessage {
         }
         icalproperty_set_parameter(prop, icalparameter_new_partstat(value))
         icalproperty_remove_parameter_by_kind(prop, ICAL_RSVP_PARAMETER)
+    }
+
+    /// The CN of an ATTENDEE: `name` on one line, without the double quotes a parameter
+    /// value cannot hold.
+    static func setName(_ prop: OpaquePointer, _ name: String) {
+        let value = String(String.UnicodeScalarView(name.unicodeScalars.map { c -> Unicode.Scalar in
+            if c == "\"" { return "'" }
+            return c.properties.generalCategory == .control || c.value == 0x2028 || c.value == 0x2029 ? " " : c
+        }))
+        icalproperty_set_parameter(prop, icalparameter_new_cn(value))
     }
 
     /// TZIDs named by any property of a component.

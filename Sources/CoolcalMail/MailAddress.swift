@@ -7,7 +7,7 @@ public struct MailAddress: Equatable, Sendable {
     public var address: String
 
     /// A mailbox from a calendar address (`mailto:` optional, case-insensitive) and a
-    /// display name; nil unless it is exactly one plain addr-spec. Anything that could
+    /// display name (none when it only repeats the address); nil unless it is exactly one plain addr-spec. Anything that could
     /// make `sendmail -t` see a second recipient (a comma, angle brackets, spaces,
     /// control characters, a group) is refused, not cleaned.
     public init?(calendarAddress raw: String, name: String? = nil) {
@@ -19,7 +19,9 @@ public struct MailAddress: Equatable, Sendable {
               !text.contains(where: { refused.contains($0) }),
               text.unicodeScalars.allSatisfy({ !HeaderText.isControl($0) && $0.value > 0x20 }) else { return nil }
         address = String(text)
-        let cleaned = name.map(HeaderText.clean)
+        // A CN that is only the address again (Gmail writes those) names nobody.
+        var cleaned = name.map(HeaderText.clean)
+        if let given = cleaned, given.lowercased().replacingOccurrences(of: "mailto:", with: "") == address.lowercased() { cleaned = nil }
         self.name = cleaned?.isEmpty == false ? cleaned : nil
     }
 }

@@ -44,8 +44,10 @@ public struct MailReply: Equatable, Sendable {
     /// The answer `partstat` (ACCEPTED, DECLINED, TENTATIVE) of the first of `me` that
     /// is an attendee, from the first `me` address (with that attendee's CN) to the
     /// organizer; `In-Reply-To` the invitation's e-mail when it came as one.
+    /// - Parameter name: the user's display name (config `name`): the From's name and the
+    ///   CN of their ATTENDEE line; nil keeps the CN the invitation gave them.
     public init(_ file: InvitationFile, me: [String], partstat: String, comment: String?, now: Date,
-                domain: String) throws(Failure) {
+                domain: String, name: String? = nil) throws(Failure) {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
         guard let itip = file.message else {
@@ -57,10 +59,10 @@ public struct MailReply: Equatable, Sendable {
         }
         guard let mine = me.first else { throw .usage("missing --me ADDRESS (the attendee you answer as; or 'me' in the config)") }
         let attendee = itip.attendee(me: me)
-        guard let from = MailAddress(calendarAddress: mine, name: attendee?.name) else {
+        guard let from = MailAddress(calendarAddress: mine, name: name ?? attendee?.name) else {
             throw .usage("--me '\(PrintableText.clean(mine, keepNewlines: false))' is not a mail address")
         }
-        guard let calendar = itip.reply(me: me, partstat: partstat, comment: comment, now: now) else {
+        guard let calendar = itip.reply(me: me, partstat: partstat, comment: comment, now: now, name: name) else {
             let listed = itip.attendees.map { PrintableText.clean($0, keepNewlines: false) }
             let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
             throw data("\(me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")

@@ -14,9 +14,9 @@ extension MailReply {
     }
 
     /// The attendee's proposal of `start`–`end` for the invitation `file`, from the first
-    /// of `me` to its organizer.
+    /// of `me` (named `name`, else as the invitation names them) to its organizer.
     public static func counter(_ file: InvitationFile, me: [String], start: OccurrenceTime, end: OccurrenceTime,
-                               comment: String?, now: Date, domain: String) throws(Failure) -> MailReply {
+                               comment: String?, now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
         guard let itip = file.message else { throw data("is a push payload; a counter-proposal answers an iCalendar invitation") }
@@ -24,8 +24,8 @@ extension MailReply {
         guard let to = MailAddress(calendarAddress: organizer.address, name: organizer.name) else {
             throw data("ORGANIZER '\(PrintableText.clean(organizer.address, keepNewlines: false))' is not a mail address")
         }
-        let from = try sender(me, name: itip.attendee(me: me)?.name)
-        guard let calendar = itip.counter(me: me, start: start, end: end, comment: comment, now: now) else {
+        let from = try sender(me, name: name ?? itip.attendee(me: me)?.name)
+        guard let calendar = itip.counter(me: me, start: start, end: end, comment: comment, now: now, name: name) else {
             throw data("\(me.joined(separator: ", ")) is not an attendee of this invitation")
         }
         var text = "\(from.name ?? from.address) proposes a new time for this event: \(start.jsonString) to \(end.jsonString)."
@@ -39,14 +39,14 @@ extension MailReply {
 
     /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only.
     public static func declineCounter(_ file: InvitationFile, attendee: String, me: [String], comment: String?,
-                                      now: Date, domain: String) throws(Failure) -> MailReply {
+                                      now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
         guard let itip = file.message, invite.isCounter else { throw data("is not a counter-proposal (METHOD:COUNTER)") }
         guard let to = MailAddress(calendarAddress: attendee) else {
             throw data("'\(PrintableText.clean(attendee, keepNewlines: false))' who proposed it is not a mail address")
         }
-        let from = try sender(me, name: itip.organizer?.name)
+        let from = try sender(me, name: name ?? itip.organizer?.name)
         guard let calendar = itip.declineCounter(attendee: attendee, comment: comment, now: now) else {
             throw data("no DECLINECOUNTER could be made of it")
         }
@@ -63,16 +63,16 @@ extension MailReply {
     /// The organizer's event as it now stands (`request`, a METHOD:REQUEST), to every
     /// attendee but the organizer; nil when it has no other attendee to tell.
     public static func update(uid: String, title: String, request: String, sequence: Int, attendees: [String],
-                              me: [String], now: Date, domain: String) throws(Failure) -> MailReply? {
+                              me: [String], now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply? {
         let mine = Set(me.map(CalendarAddress.normalized))
         var seen = Set<String>()
         let recipients = attendees.filter { !mine.contains(CalendarAddress.normalized($0)) && seen.insert(CalendarAddress.normalized($0)).inserted }
             .compactMap { MailAddress(calendarAddress: $0) }
         guard let first = recipients.first else { return nil }
-        let from = try sender(me, name: nil)
+        let from = try sender(me, name: name)
         var message = ReplyMessage(from: from, to: first, subject: "Updated: \(Self.title(title))", date: now,
                                    messageID: ReplyMessage.messageID(domain: domain), inReplyTo: nil,
-                                   text: "\(from.address) has moved this event to a new time.", calendar: request)
+                                   text: "\(from.name ?? from.address) has moved this event to a new time.", calendar: request)
         message.method = "REQUEST"
         message.alsoTo = Array(recipients.dropFirst())
         return MailReply(message: message, version: ["REQUEST", uid, String(sequence)].joined(separator: "|"))

@@ -26,7 +26,8 @@ extension ReplyCommand {
             return .busy
         }
         let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
-            try MailReply.counter(file, me: settings.me, start: start, end: end, comment: comment, now: settings.now, domain: settings.domain)
+            try MailReply.counter(file, me: settings.me, start: start, end: end, comment: comment, now: settings.now, domain: settings.domain,
+                                  name: settings.config.name)
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
@@ -49,7 +50,7 @@ extension ReplyCommand {
         }
         let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
             try MailReply.declineCounter(file, attendee: attendee, me: settings.me, comment: comment, now: settings.now,
-                                         domain: settings.domain)
+                                         domain: settings.domain, name: settings.config.name)
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }

@@ -104,7 +104,7 @@ package struct ReplyCommand: CommandUnit, Equatable {
             throw InviteError(file: invite.source, message: "is a cancellation (METHOD:CANCEL); there is nothing to answer")
         }
         if mail { return try mailed(file, settings, context) }
-        guard let text = message.reply(me: settings.me, partstat: partstat, comment: comment, now: settings.now) else {
+        guard let text = message.reply(me: settings.me, partstat: partstat, comment: comment, now: settings.now, name: settings.config.name) else {
             let listed = message.attendees.map { PrintableText.clean($0, keepNewlines: false) }
             let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
             throw InviteError(file: invite.source, message: "\(settings.me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")
