@@ -16,6 +16,10 @@ package struct MergeItem {
     package var error: String?
     /// The conflicts in its window (an invitation answered by policy; nil for a cancellation).
     package var conflicts: Int?
+    /// The first conflicts (at most `namedConflicts`), by title and start, for the line
+    /// a person reads.
+    package var busyWith: [(title: String, start: OccurrenceTime)] = []
+    package static let namedConflicts = 3
     /// What the calendar write did, and where (nil when nothing was written: busy,
     /// declined, free, or `--policy report`'s cancellation); `.held` with the reason
     /// when the invitation is held for the person instead.

@@ -127,6 +127,7 @@ struct MergePass {
         // An update of a stored event (asked before this message's own write).
         let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
         var item = MergeItem(name: name, outcome: .free, invite: invite, conflicts: report.conflicts.count)
+        item.busyWith = report.conflicts.prefix(MergeItem.namedConflicts).map { ($0.occurrence.summary ?? "", $0.occurrence.start) }
         // What was written, for the state (`decline` undoes it).
         var wrote: (change: CalendarChange, outcome: WriteOutcome)?
         if run.policy == .report {

@@ -31,11 +31,11 @@ public enum PrintableText {
     /// The longest a title is in a one-line output, in grapheme clusters.
     public static let titleLimit = 200
 
-    /// A title for a one-line output: cleaned, on one line, cut at `titleLimit` grapheme
-    /// clusters with `…` (the stored event keeps it whole).
-    public static func title(_ text: String) -> String {
+    /// A title for a one-line output: cleaned, on one line, cut at `limit` (by default
+    /// `titleLimit`) grapheme clusters with `…` (the stored event keeps it whole).
+    public static func title(_ text: String, limit: Int = titleLimit) -> String {
         let line = clean(text, keepNewlines: false)
-        guard line.count > titleLimit else { return line }
-        return String(line.prefix(titleLimit - 1)) + "…"
+        guard line.count > limit else { return line }
+        return String(line.prefix(max(0, limit - 1))) + "…"
     }
 }

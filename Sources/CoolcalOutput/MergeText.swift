@@ -101,6 +101,11 @@ package struct MergeText {
             return item.reportOnly && write != .absent ? "its event is in \(target.shown)" : write.describe(target.shown)
         }
         var detail = "\(n) conflict\(n == 1 ? "" : "s")"
+        if !item.busyWith.isEmpty {
+            // Named: what the person would move or decline for it.
+            let named = item.busyWith.map { "\(PrintableText.title($0.title.isEmpty ? "(no title)" : $0.title, limit: 60)) \($0.start.jsonString)" }
+            detail += ": " + named.joined(separator: ", ") + (n > named.count ? ", +\(n - named.count) more" : "")
+        }
         if item.outcome == .busy && !item.reportOnly { detail += "; not accepted" }
         if item.reportOnly, item.write == .updated, let target = item.target {
             detail += "; its event is in \(target.shown)"

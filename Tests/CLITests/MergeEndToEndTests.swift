@@ -39,9 +39,9 @@ import Testing
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "busy      a-reunion.json  Family Reunion  2022-08-20T16:00:00Z  (3 conflicts; not accepted)",
+            "busy      a-reunion.json  Family Reunion  2022-08-20T16:00:00Z  (3 conflicts: Breakfast with Sam 2022-08-20T13:30:00Z, On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)",
             "accepted  b-dentist.json  Dentist  2022-08-23T16:00:00Z  (0 conflicts; written to \(s.calendar))",
-            "busy      c-dentist2.json  Dentist 2  2022-08-23T16:30:00Z  (1 conflict; not accepted)",
+            "busy      c-dentist2.json  Dentist 2  2022-08-23T16:30:00Z  (1 conflict: Dentist 2022-08-23T16:00:00Z; not accepted)",
             "failed    d-bad.json",
         ])
         #expect(run.stderr == "coolcal: warning: \(s.spool)/d-bad.json: neither a JSON push payload, an iCalendar invitation (BEGIN:VCALENDAR) nor an e-mail message (not valid JSON: invalid value at line 1, column 1)\n")

@@ -125,7 +125,7 @@ else
   cron
   same "cron line, busy + free + broken invitation: exit 0, only the busy and the failed one on stdout" \
 "0
-busy      0001.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)
+busy      0001.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts: On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)
 failed    0003.json" "$(cat "$tmp/rc" "$tmp/out")"
   same "cron line: the reason of the failed one on stderr" "coolcal: warning: $spool/0003.json: missing \"start\"" "$(cat "$tmp/err")"
   check "cron line: the free invitation was written into the calendar" grep -q '^X-COOLCAL-INVITE-ID:13' "$home/calendars/work.ics"
@@ -139,7 +139,7 @@ failed    0003.json" "$(cat "$tmp/rc" "$tmp/out")"
   cmd="$l/usr/local/bin/coolcal merge -q"; cron
   same "ExecStart 'coolcal merge -q' takes me, spool and calendar from the config" \
 "0
-busy      0004.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)" "$(cat "$tmp/rc" "$tmp/out")"
+busy      0004.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts: On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)" "$(cat "$tmp/rc" "$tmp/out")"
 fi
 
 # 5. make deb: the package's contents and fields.

@@ -50,7 +50,7 @@ import Testing
         let first = run(["merge", "-q", "--me", "me@example.com", "--spool", h.spool, h.calendar], env)
         #expect(first.status == 0)
         // The accepted dentist says nothing; the reunion stayed busy.
-        #expect(first.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)\n")
+        #expect(first.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts: On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)\n")
         // The answer waits for a server that is down: not yet worth a mail.
         #expect(first.err == "")
         #expect(run(["outbox"], env).out.hasPrefix("queued  accept 13"))
@@ -70,7 +70,7 @@ import Testing
         let env = ["COOLCAL_STATE": h.state, "COOLCAL_SERVER": server, "COOLCAL_SERVER_TIMEOUT": "2"]
         let run = run(["merge", "--me", "me@example.com", "--spool", h.spool, h.calendar], env)
         #expect(run.status == 0)
-        #expect(run.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts; not accepted)\n"
+        #expect(run.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (2 conflicts: On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)\n"
                 + "accepted  2.json  Dentist  2022-08-23T16:00:00Z  (0 conflicts; written to \(h.calendar))\n")
         #expect(run.err.contains("1 answer queued for \(server)"))
     }
@@ -86,7 +86,7 @@ import Testing
         let merged = run(["merge", "-q"], env)
         #expect(merged.status == 0)
         // family.ics is read too: 3 conflicts, not the 2 of work.ics alone.
-        #expect(merged.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (3 conflicts; not accepted)\n")
+        #expect(merged.out == "busy      1.json  Family Reunion  2022-08-20T16:00:00Z  (3 conflicts: Breakfast with Sam 2022-08-20T13:30:00Z, On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)\n")
         let calendar = try String(contentsOfFile: h.calendar, encoding: .utf8)
         #expect(calendar.contains("X-COOLCAL-INVITE-ID:13\r\n"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: h.spool + "/done").sorted()
