@@ -75,17 +75,12 @@ package final class ByRuleRecurrence: RuleIterator {
             if index / 12 < RecurrenceSet.pastLibicalLimit.year && !shape.positioned(days, total: total).isEmpty { return true }
         case .yearly: break
         }
-        var p = first
-        while let found = instances(ofPeriod: p) {
-            if !found.isEmpty { return true }
-            p += 1
-        }
-        return false
+        return givesAnInstance(from: first)
     }
 
-    /// Some period before 2583 holds an instance.
-    private func givesAnInstance() -> Bool {
-        var p = 0
+    /// Some period from `first` on, before 2583, holds an instance.
+    private func givesAnInstance(from first: Int = 0) -> Bool {
+        var p = first
         while let found = instances(ofPeriod: p) {
             if !found.isEmpty { return true }
             p += 1

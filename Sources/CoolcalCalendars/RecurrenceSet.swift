@@ -22,7 +22,8 @@ package struct Truncation {
 /// Expands DTSTART + RRULE + RDATE − EXDATE of one master event over a search window,
 /// doing in Swift what libical gets wrong (RDATE zones and periods, UNTIL with zones,
 /// all-day lengths, DST gaps) and using libical's iterator for the RRULE itself
-/// (or, for the simplest rules, `CivilRecurrence`, which gives the same starts).
+/// (or, for the simplest rules, `CivilRecurrence`, and for the common BY-rules,
+/// `ByRuleRecurrence`, which give the same starts).
 package struct RecurrenceSet {
     package let event: ICalEvent
     package let dtstart: ICalTime
@@ -33,7 +34,8 @@ package struct RecurrenceSet {
     package let budget: ExpansionBudget
     /// Enough instances: the caller keeps at most this many anyway.
     package let enough: Int
-    /// Simple rules walked in civil arithmetic (`CivilRecurrence`), not by libical.
+    /// Simple rules and the common BY-rules walked in civil arithmetic (`CivilRecurrence`,
+    /// `ByRuleRecurrence`), not by libical.
     package var civilRules = true
 
     /// The instances overlapping `search`, and where a limit cut a rule short (the
