@@ -10,7 +10,7 @@ import CoolcalModel
 /// - `FREQ=MONTHLY` with BYDAY (`TU`, `2TU`, `-1FR`), BYMONTHDAY (negative too),
 ///   BYSETPOS with either, and BYMONTH as a filter;
 /// - `FREQ=YEARLY` with BYMONTH and BYMONTHDAY, or BYMONTH and BYDAY (ordinals count
-///   within each month: `BYMONTH=3;BYDAY=-1SU`).
+///   within each month: `BYMONTH=3;BYDAY=-1SU`), and BYSETPOS over the year's days.
 /// What the rule leaves out comes from the start, as libical takes it (the day of the
 /// month, the month, the time of day). COUNT counts what is given; UNTIL is the caller's.
 ///
@@ -160,9 +160,14 @@ package final class ByRuleRecurrence: RuleIterator {
         case .yearly:
             let y = origin + p * shape.interval
             guard y < limit else { return nil }
-            return (months.isEmpty ? [start.month] : months.sorted()).flatMap { m in
-                shape.monthDays(year: y, month: m, defaultDay: start.day).days.map { at(y, m, $0) }
+            // BYSETPOS counts the year's days, each month's counted as for a MONTHLY rule.
+            var all: [CivilDateTime] = [], total = 0
+            for m in months.isEmpty ? [start.month] : months.sorted() {
+                let found = shape.monthDays(year: y, month: m, defaultDay: start.day)
+                all += found.days.map { at(y, m, $0) }
+                total += found.total
             }
+            return shape.positioned(all, total: total)
         }
     }
 

@@ -63,10 +63,10 @@ struct ByRuleShape {
                 guard monthDays.count == items.count, monthDays.allSatisfy({ $0 != 0 && abs($0) <= 31 }) else { return nil }
             case "BYMONTH":
                 months = items.compactMap { Int($0) }
-                guard months.count == items.count, months.allSatisfy((1...12).contains) else { return nil }
+                guard months.count == items.count, Set(months).count == months.count, months.allSatisfy((1...12).contains) else { return nil }
             case "BYSETPOS":
                 positions = items.compactMap { Int($0) }
-                guard positions.count == items.count, positions.allSatisfy({ $0 != 0 && abs($0) <= 31 }) else { return nil }
+                guard positions.count == items.count, positions.allSatisfy({ $0 != 0 && abs($0) <= 366 }) else { return nil }
             default: return nil
             }
             if name.hasPrefix("BY") { hasBy = true }
@@ -81,8 +81,9 @@ struct ByRuleShape {
         case .monthly:
             guard positions.isEmpty || !days.isEmpty || !monthDays.isEmpty else { return nil }
         case .yearly:
-            // Ordinals count within each BYMONTH month only when BYMONTH is given.
-            guard positions.isEmpty, days.isEmpty || !months.isEmpty else { return nil }
+            // Ordinals count within each BYMONTH month only when BYMONTH is given; so
+            // does BYSETPOS here (over the year's days).
+            guard days.isEmpty && positions.isEmpty || !months.isEmpty else { return nil }
         }
         self.frequency = frequency
         self.interval = interval
@@ -147,7 +148,7 @@ struct ByRuleShape {
     }
 
     /// The days BYSETPOS keeps of a period's `days` (counted as `total`).
-    func positioned(_ days: [Int], total: Int) -> [Int] {
+    func positioned<Day>(_ days: [Day], total: Int) -> [Day] {
         guard !positions.isEmpty else { return days }
         return days.enumerated().filter { i, _ in positions.contains(i + 1) || positions.contains(i - total) }.map(\.element)
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import CoolcalICal
 @testable import CoolcalCalendars
 
-/// The RRULEs real calendars and peer test suites write (`../shared/corpora`: mail-real's
+/// The RRULEs real calendars' events and peer test suites write (`../shared/corpora`: mail-real's
 /// invitations, peer-vobject's recorded cases), read in place: how many of the distinct
 /// ones the civil walks take, and for each one `ByRuleRecurrence` takes, its starts
 /// against libical's from awkward starts (with skips) and whole expansions with the
@@ -17,17 +17,22 @@ import Testing
         return FileManager.default.fileExists(atPath: dir.path) ? dir : nil
     }()
 
-    /// The RRULE values in a text: quoted-printable undone, lines unfolded.
+    /// The RRULE values of the VEVENTs in a text (not a VTIMEZONE's): quoted-printable
+    /// undone, lines unfolded.
     static func rules(inText raw: String) -> [String] {
         let text = raw.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=\n", with: "")
             .replacingOccurrences(of: "=0D=0A", with: "\n").replacingOccurrences(of: "=3D", with: "=")
             .replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")
             .replacingOccurrences(of: "\r\n\t", with: "")
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { line in
-            guard let at = line.range(of: "RRULE:") else { return nil }
-            let value = line[at.upperBound...].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty ? nil : value
+        var inEvent = false, found: [String] = []
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            if line.hasPrefix("BEGIN:VEVENT") { inEvent = true }
+            if line.hasPrefix("END:VEVENT") { inEvent = false }
+            guard inEvent, line.hasPrefix("RRULE:") || line.hasPrefix("RRULE;") , let at = line.firstIndex(of: ":") else { continue }
+            let value = line[line.index(after: at)...].trimmingCharacters(in: .whitespaces)
+            if !value.isEmpty { found.append(value) }
         }
+        return found
     }
 
     /// Every string in a JSON value: a `rule` field is a rule; others may hold calendars.

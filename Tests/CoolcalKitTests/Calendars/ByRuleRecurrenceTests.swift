@@ -60,6 +60,7 @@ import Testing
             case 2: text += ";BYDAY=" + r.pick(weekdays) + ";BYMONTHDAY=" + list(some(&r, Array(1...28), 7))
             default: break
             }
+            if r.chance(25) { text += ";BYSETPOS=" + list(some(&r, [1, 2, -1, -2, 3, 5, -7], 2)) }
         }
         // Shapes to refuse: the walker must say no, not guess.
         if r.chance(4) { text += r.pick([";BYHOUR=9", ";BYMINUTE=15", ";BYYEARDAY=100", ";BYSETPOS=1"]) }
@@ -141,13 +142,14 @@ import Testing
                      "FREQ=MONTHLY;BYDAY=2TU", "FREQ=MONTHLY;BYDAY=-1FR;COUNT=10", "FREQ=MONTHLY;BYDAY=TU", "FREQ=MONTHLY;BYMONTHDAY=-1",
                      "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=MONTHLY;BYMONTHDAY=1,15;BYSETPOS=2",
                      "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "FREQ=YEARLY;BYMONTH=11;BYMONTHDAY=11", "FREQ=YEARLY;BYMONTH=1,7",
+                     "FREQ=YEARLY;BYMONTH=3;BYDAY=SU;BYSETPOS=-1",
                      "FREQ=MONTHLY;BYMONTH=1,4,7,10"] {
             #expect(try chosen(text) is ByRuleRecurrence, "\(text)")
             #expect(try chosen(text, civil: false) is RecurrenceIterator, "\(text) with civil rules off")
         }
         #expect(try chosen("FREQ=WEEKLY;COUNT=3") is CivilRecurrence)
         for text in ["FREQ=WEEKLY;BYDAY=TU;BYHOUR=9,17", "FREQ=YEARLY;BYYEARDAY=100", "FREQ=YEARLY;BYDAY=20MO",
-                     "FREQ=MONTHLY;BYDAY=TU;BYMINUTE=5", "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU;BYSETPOS=1",
+                     "FREQ=MONTHLY;BYDAY=TU;BYMINUTE=5", "FREQ=YEARLY;BYDAY=SU;BYSETPOS=-1",
                      "FREQ=HOURLY;BYDAY=MO", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO", "FREQ=WEEKLY;BYDAY=MO,MO"] {
             #expect(try !(chosen(text) is ByRuleRecurrence), "\(text)")
         }
