@@ -15,7 +15,8 @@ public struct ExpansionOptions {
     /// runaway rules together stay bounded too.
     public var maxStepsPerQuery = 1_000_000
     public var maxOccurrencesPerQuery = 200_000
-    /// The simplest rules walked in civil arithmetic (`CivilRecurrence`); false
+    /// The simplest rules and the common BY-rules walked in civil arithmetic
+    /// (`CivilRecurrence`, `ByRuleRecurrence`); false
     /// walks every rule with libical (the equality tests compare the two).
     package var civilRecurrence = true
 

@@ -22,7 +22,8 @@ package struct Truncation {
 /// Expands DTSTART + RRULE + RDATE − EXDATE of one master event over a search window,
 /// doing in Swift what libical gets wrong (RDATE zones and periods, UNTIL with zones,
 /// all-day lengths, DST gaps) and using libical's iterator for the RRULE itself
-/// (or, for the simplest rules, `CivilRecurrence`, which gives the same starts).
+/// (or, for the simplest rules, `CivilRecurrence`, and for the common BY-rules,
+/// `ByRuleRecurrence`, which give the same starts).
 package struct RecurrenceSet {
     package let event: ICalEvent
     package let dtstart: ICalTime
@@ -33,7 +34,8 @@ package struct RecurrenceSet {
     package let budget: ExpansionBudget
     /// Enough instances: the caller keeps at most this many anyway.
     package let enough: Int
-    /// Simple rules walked in civil arithmetic (`CivilRecurrence`), not by libical.
+    /// Simple rules and the common BY-rules walked in civil arithmetic (`CivilRecurrence`,
+    /// `ByRuleRecurrence`), not by libical.
     package var civilRules = true
 
     /// The instances overlapping `search`, and where a limit cut a rule short (the
@@ -118,13 +120,11 @@ package struct RecurrenceSet {
             from = CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + behind / step * step)
             if dtstart.isDate { from = from.dateOnly }
         }
-        let civil = civilRules ? CivilRecurrence(rule: rule, start: from, isDate: dtstart.isDate) : nil
-        // (BYWEEKNO without BYDAY: libical refuses it, the RFC does not.)
-        guard let iterator: RuleIterator = civil ?? WeekNumberRecurrence(rule: rule, start: from, isDate: dtstart.isDate)
-                ?? RecurrenceIterator(rule: rule, start: from, isDate: dtstart.isDate) else {
+        guard let iterator = RecurrenceSet.iterator(for: rule, from: from, isDate: dtstart.isDate, civilRules: civilRules) else {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
             return nil
         }
+        let civil = iterator as? CivilRecurrence
         if !rule.hasCount && step == nil && rule.interval <= 1 && dtstart.fields < low {
             _ = iterator.skip(to: dtstart.isDate ? low.dateOnly : low)
         }
@@ -191,6 +191,18 @@ package struct RecurrenceSet {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }
         return nil
+    }
+
+    /// What walks `rule` from `from`: a civil walk that gives libical's starts where one
+    /// takes the rule (`CivilRecurrence`, then `ByRuleRecurrence`) and `civilRules` is on,
+    /// else `WeekNumberRecurrence` (BYWEEKNO without BYDAY: libical refuses it, the RFC
+    /// does not), else libical's iterator; nil when none will.
+    package static func iterator(for rule: ICalRule, from: CivilDateTime, isDate: Bool, civilRules: Bool) -> RuleIterator? {
+        if civilRules {
+            if let civil = CivilRecurrence(rule: rule, start: from, isDate: isDate) { return civil }
+            if let byRule = ByRuleRecurrence(rule: rule, start: from, isDate: isDate) { return byRule }
+        }
+        return WeekNumberRecurrence(rule: rule, start: from, isDate: isDate) ?? RecurrenceIterator(rule: rule, start: from, isDate: isDate)
     }
 
     /// The latest instant the series can be busy, or nil when it has no end: every
