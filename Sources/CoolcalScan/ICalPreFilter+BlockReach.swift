@@ -45,6 +45,9 @@ extension ICalPreFilter {
                 } else if let step = rule.monthStep {
                     if monthlyReaches(step: step, rule: rule, last: last, first: first, start: s, window) { return true }
                 } else {
+                    // BY parts: only days they allow, at DTSTART's time of day (`RuleDays`).
+                    let after = first.high - s.seconds, before = s.seconds - first.low
+                    if !rule.days.mayReach(window, start: s.seconds, before: before, after: after, last: last) { continue }
                     guard let last else { return first.low <= window.end }
                     if overlaps(first.low, last + ICalPreFilter.margin + (first.high - first.low)) { return true }
                 }

@@ -97,6 +97,8 @@ extension ICalPreFilter {
         package var onePerPeriod = true
         /// No BY parts at all.
         package var plain = true
+        /// The days BYDAY, BYMONTH and BYMONTHDAY allow (`RuleDays`).
+        package var days = RuleDays()
 
         /// For plain MONTHLY and YEARLY rules, the months between instances.
         package var monthStep: Int? {
@@ -145,10 +147,10 @@ extension ICalPreFilter {
                     guard let t else { return nil }
                     until = t
                 case .count:
-                    guard let c = Self.number(v, value, end, signed: false), c >= 1, c < 100_000_000 else { return nil }
+                    guard let c = DecimalBytes.number(v, value, end, signed: false), c >= 1, c < 100_000_000 else { return nil }
                     count = c
                 case .interval:
-                    guard let i = Self.number(v, value, end, signed: false), i >= 1, i < 100_000 else { return nil }
+                    guard let i = DecimalBytes.number(v, value, end, signed: false), i >= 1, i < 100_000 else { return nil }
                     interval = i
                 case .wkst:
                     guard end - value == 2, Self.isDay(v, value) else { return nil }
@@ -160,9 +162,11 @@ extension ICalPreFilter {
                         var tEnd = t
                         while tEnd < end && v[tEnd] != 0x2C { tEnd += 1 }
                         guard tEnd - t >= 2, Self.isDay(v, tEnd - 2) else { return nil }
+                        days.addWeekday(ContentLines.upper(v[tEnd - 2]), ContentLines.upper(v[tEnd - 1]), first: t == value)
                         if tEnd - 2 > t {
                             onePerPeriod = false
-                            guard let n = Self.number(v, t, tEnd - 2, signed: true), n != 0, abs(n) <= 53 else { return nil }
+                            guard let n = DecimalBytes.number(v, t, tEnd - 2, signed: true), n != 0, abs(n) <= 53 else { return nil }
+                            days.addPosition(n)
                         }
                         if tEnd == end { break }
                         t = tEnd + 1
@@ -172,8 +176,14 @@ extension ICalPreFilter {
                     while true {
                         var tEnd = t
                         while tEnd < end && v[tEnd] != 0x2C { tEnd += 1 }
-                        guard let n = Self.number(v, t, tEnd, signed: true), range.contains(abs(n)),
+                        guard let n = DecimalBytes.number(v, t, tEnd, signed: true), range.contains(abs(n)),
                               n >= 0 || signed, !(signed && n == 0) else { return nil }
+                        switch key.bit {
+                        case 4096: days.addMonth(n, first: t == value)
+                        case 512: days.addMonthDay(n, first: t == value)
+                        case 64, 128, 256: days.fixedTime = false
+                        default: days.judged = false
+                        }
                         if tEnd == end { break }
                         t = tEnd + 1
                     }
@@ -185,6 +195,7 @@ extension ICalPreFilter {
             }
             guard frequency > 0, !(count != nil && until != nil) else { return nil }
             if byDay && frequency != 7 * 86_400 { onePerPeriod = false }
+            days.settle(frequency: frequency)
         }
 
         /// The RRULE parts the pre-filter reads; any other name keeps the event.
@@ -243,30 +254,6 @@ extension ICalPreFilter {
             if named("MINUTELY") { return 60 }
             if named("SECONDLY") { return 1 }
             return nil
-        }
-
-        /// A decimal integer as Swift's `Int64(String)` reads it (an optional sign, then
-        /// digits, leading zeros allowed); magnitudes past 10^12 are nil (every caller
-        /// refuses them anyway). `signed: false` refuses a minus sign (every such caller
-        /// refuses values below 1).
-        private static func number(_ v: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, signed: Bool) -> Int64? {
-            var i = from
-            var negative = false
-            if i < to && (v[i] == 0x2B || v[i] == 0x2D) {
-                negative = v[i] == 0x2D
-                if negative && !signed { return nil }
-                i += 1
-            }
-            guard i < to else { return nil }
-            var x: Int64 = 0
-            while i < to {
-                let d = v[i]
-                guard d >= 0x30 && d <= 0x39 else { return nil }
-                x = x * 10 + Int64(d - 0x30)
-                guard x <= 1_000_000_000_000 else { return nil }
-                i += 1
-            }
-            return negative ? -x : x
         }
 
         /// MO … SU, any case.
