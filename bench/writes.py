@@ -42,7 +42,7 @@ def rows(coolcal, invite, cal, runs, env, tag):
             with open(os.path.join(spool, f"invite-{inv['id']}.json"), "w") as f:
                 json.dump(inv, f)
 
-    merge = measure("merge 10", [coolcal, "merge", "--spool", spool, "--policy", "accept-all", target], runs,
+    merge = measure("merge 10", [coolcal, "merge", "--me", "bench@example.org", "--spool", spool, "--policy", "accept-all", target], runs,
                     ok_codes=(0, 1), env=wenv, setup=fresh_spool, tolerate=True)
     for p in (target, spool, state):
         shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else (os.path.exists(p) and os.remove(p))
