@@ -30,6 +30,7 @@ import Testing
             (ServerError(message: "unreachable", denied: false), 75),
             (ServerError(message: "refused", denied: true), 77),
             (MailSendError(message: "sendmail: exit 1"), 74),
+            (NoSuchEntry(message: "no failed entry in the outbox has the key or invitation id 'x'"), 66),
             // Mail, RSVP
             (Sendmail.Missing(command: "nosuch -t", reason: "no such file"), 74),
             (MessageError(message: "not an e-mail message"), 74),
