@@ -3,7 +3,7 @@
 write commands against `conflicts`, and a vdir against `cat` of its files.
 
     bench/run.py [--sizes 1000,10000,100000] [--vdir-sizes 10000,100000] [--simple-sizes 100000]
-                 [--runs 5] [--seed 1] [--coolcal PATH] [--python PATH] [--no-writes]
+                 [--runs 5] [--seed 1] [--coolcal PATH] [--python PATH] [--no-writes] [--maildir 10000]
 
 For each size: generates a calendar (bench/gen_calendar.py, cached in .build/bench/), then
 times, one process after another, `wc -l FILE`, `cat FILE`, `libical_parse FILE` (whole-file
@@ -16,7 +16,8 @@ recurrence rules (`gen_calendar.py --rules simple`), libical and `conflicts` on 
 --runs runs, reporting the median wall time (min/max on stderr), the median CPU time (user
 + sys) and the median peak RSS (the child's rusage, through GNU /usr/bin/time). A command
 that refuses (accept over a size limit) is printed as refused in its row. For 10k, also
-Python's recurring-ical-events doing the same query. Prints Markdown tables and writes them
+Python's recurring-ical-events doing the same query. Then `merge` over a generated Maildir
+(bench/maildir.py): its first run and a run when nothing arrived, next to `--version`. Prints Markdown tables and writes them
 to .build/bench/results.md.
 """
 import argparse, json, os, platform, subprocess, sys
@@ -24,6 +25,7 @@ from datetime import datetime, timezone
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import ROOT, OUT, TIME, measure, generated, tree_size, build_libical_parse  # noqa: E402
 import writes  # noqa: E402
+import maildir  # noqa: E402
 
 INVITE = {"title": "Bench", "start": "2021-06-15T14:00:00Z", "end": "2021-06-15T15:00:00Z", "id": 1}
 GOAL_RATIO, GOAL_RSS_MB, GOAL_SIZE = 0.05, 120, 100_000
@@ -57,6 +59,8 @@ def main():
     ap.add_argument("--python", default=os.path.join(ROOT, ".build", "pyenv", "bin", "python"),
                     help="Python with recurring-ical-events, for the 10k comparison")
     ap.add_argument("--no-writes", action="store_true", help="skip the accept/merge rows")
+    ap.add_argument("--maildir", type=int, default=10_000,
+                    help="messages in the generated Maildir for the merge rows (default 10000; 0 skips them)")
     a = ap.parse_args()
     number = lambda text: [int(x.replace("_", "")) for x in text.split(",") if x.strip()]
     sizes, vdir_sizes, simple_sizes = number(a.sizes), set(number(a.vdir_sizes)), set(number(a.simple_sizes))
@@ -119,7 +123,27 @@ def main():
             vdir_rows.append((size, files, total / 1e6, vcat, vcc, cc))
         if size == 10_000:
             notes.append(python_note(a, cal, cc, n_conf))
-    print_tables(a, coolcal, rows, write_rows, vdir_rows, notes)
+    spool = None
+    if a.maildir:
+        print(f"a Maildir of {a.maildir} messages:", file=sys.stderr)
+        spool = maildir.rows(coolcal, a.runs, env, n=a.maildir, seed=a.seed)
+        notes.extend(maildir_goals(*spool))
+    print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool)
+
+
+def maildir_goals(n, first, noop, version):
+    """The Maildir goals of issue #30, as notes."""
+    met = lambda ok: "met" if ok else "not met"
+    return [f"Maildir of {n:,}: no-op within --version + 30 ms and + 5 MB: "
+            f"{met(noop.wall <= version.wall + 0.030 and noop.mb <= version.mb + 5)} "
+            f"(+{(noop.wall - version.wall) * 1000:.0f} ms, +{noop.mb - version.mb:.1f} MB)",
+            f"Maildir of {n:,}: no-op under 50 ms: {met(noop.wall <= 0.050)} ({noop.wall * 1000:.0f} ms); "
+            f"first run under 15 s: {met(first.wall <= 15)} ({first.wall:.2f} s)"]
+
+
+def span(f):
+    """A median with its min–max."""
+    return f"{f.wall:.3f} ({min(f.walls):.3f}–{max(f.walls):.3f})"
 
 
 def simple_row(size, a, libical, invite, env, n_conf, notes):
@@ -155,11 +179,11 @@ def python_note(a, cal, cc, n_conf):
             f"window, {busy} busy (coolcal: {n_conf} conflicts); coolcal is {py.wall / cc.wall:.1f}x faster")
 
 
-def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes):
-    t = ("| events | file MB | wc -l s | cat s | libical s | conflicts s | conflicts cpu s "
+def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None):
+    t = ("| events | file MB | wc -l s | cat s | libical s (min–max) | conflicts s (min–max) | conflicts cpu s "
          "| conflicts/libical | conflicts peak RSS MB | libical peak RSS MB |\n"
          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    t += "".join(f"| {s} | {mb:.1f} | {wc.wall:.3f} | {c.wall:.3f} | {l.wall:.3f} | {k.wall:.3f} "
+    t += "".join(f"| {s} | {mb:.1f} | {wc.wall:.3f} | {c.wall:.3f} | {span(l)} | {span(k)} "
                  f"| {k.cpu:.3f} | {k.wall / l.wall:.3f} | {k.mb:.0f} | {l.mb:.0f} |\n"
                  for s, mb, wc, c, l, k in rows)
     if write_rows:
@@ -176,6 +200,12 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes):
         t += "".join(f"| {s:,} | {n:,} | {mb:.1f} | {c.wall:.3f} | {k.wall:.3f} | {k.cpu:.3f} "
                      f"| {k.wall / c.wall:.2f} | {k.wall / one.wall:.2f} | {k.mb:.0f} |\n"
                      for s, n, mb, c, k, one in vdir_rows)
+    if spool:
+        n, first, noop, version = spool
+        t += (f"\n| Maildir of {n:,} messages | s (min–max) | cpu s | peak RSS MB |\n|---|---:|---:|---:|\n"
+              f"| merge, first run (fresh state) | {span(first)} | {first.cpu:.3f} | {first.mb:.0f} |\n"
+              f"| merge, nothing arrived | {span(noop)} | {noop.cpu:.3f} | {noop.mb:.1f} |\n"
+              f"| coolcal --version | {span(version)} | {version.cpu:.3f} | {version.mb:.1f} |\n")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = (f"coolcal `{os.path.relpath(coolcal, ROOT)}`, median of {a.runs} runs (after 1 "
             f"warm-up), seed {a.seed}, {os.cpu_count()} CPUs, {platform.platform()}, {stamp}\n")

@@ -8,7 +8,7 @@ import CoolcalSupport
 /// A Maildir as `merge`'s spool. By default nothing in it changes: every message
 /// processed is remembered in the state (by its file name, which a later run checks
 /// without opening the file; by Message-ID, else the SHA-256 of its bytes) under the
-/// Maildir's real path and skipped by later runs; messages gone from it are forgotten. Messages without an
+/// Maildir's real path and skipped by later runs; messages missing from it for a day are forgotten. Messages without an
 /// invitation are remembered and skipped silently, those whose event is wholly past
 /// are remembered and skipped, those flagged `R` (answered in the mail client) are
 /// skipped. With `mark`, processed messages also move to `cur/` with `S` added.
@@ -81,17 +81,25 @@ package final class MaildirSource: MergeSource {
         return items
     }
 
-    /// Forgets the messages remembered under names no longer in the Maildir (deleted, or
-    /// moved to another folder), so the state does not grow with the mail ever received.
-    /// A Maildir that lists empty while names are remembered (a file system not mounted)
-    /// forgets nothing.
+    /// Forgets the messages remembered under names missing from the Maildir for a day
+    /// (deleted, or moved to another folder), so the state does not grow with the mail
+    /// ever received; a name missing for less is only noted (a message moved from `new/`
+    /// to `cur/` between the two directory reads is not gone). A Maildir that lists empty
+    /// while names are remembered (a file system not mounted) forgets nothing.
     private func forgetVanished(_ remembered: Set<String>, present names: [String], diagnostics: Diagnostics) throws {
         guard !names.isEmpty else { return }
         let vanished = remembered.subtracting(names)
-        guard !vanished.isEmpty else { return }
-        try store.spools.forget(maildir: realPath, names: vanished)
-        diagnostics.note("\(directory): forgot \(vanished.count) message\(vanished.count == 1 ? "" : "s") no longer in the Maildir")
+        let missing = try store.spools.missingNames(maildir: realPath)
+        guard !vanished.isEmpty || !missing.isEmpty else { return }
+        let forgotten = try store.spools.settleMissing(maildir: realPath, vanished: vanished, missing: missing, now: now,
+                                                       after: Self.forgetAfter)
+        if forgotten > 0 {
+            diagnostics.note("\(directory): forgot \(forgotten) message\(forgotten == 1 ? "" : "s") missing from the Maildir for a day")
+        }
     }
+
+    /// How long a remembered message must be missing before it is forgotten.
+    package static let forgetAfter: TimeInterval = 24 * 3600
 
     package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
         try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])

@@ -42,12 +42,43 @@ public struct SpoolMemory {
         }
     }
 
-    /// Forgets the messages found under `names` in this Maildir (gone from it): every row
-    /// recorded for them, in one transaction.
-    public func forget(maildir: String, names: some Sequence<String>) throws {
+    /// The names of this Maildir seen missing by an earlier run, each with since when: one
+    /// query for a run (empty as a rule).
+    public func missingNames(maildir: String) throws -> [String: Date] {
+        try database.transaction(.deferred) {
+            var missing: [String: Date] = [:]
+            for (name, since) in try database.prepare("SELECT name, since FROM maildir_missing WHERE maildir = ?1")
+                .rows([.text(maildir)]) { ($0.text(0) ?? "", $0.double(1)) } {
+                missing[name] = Date(timeIntervalSince1970: since)
+            }
+            return missing
+        }
+    }
+
+    /// Settles what went missing from this Maildir, in one transaction: a name in
+    /// `vanished` missing since `after` ago or longer is forgotten (every row recorded
+    /// for it); one newly missing is noted as missing since `now`; a name noted before and
+    /// no longer in `vanished` (back in the Maildir, or no longer remembered) loses its note.
+    /// - Parameter missing: what `missingNames` returned for this run.
+    /// - Returns: how many names were forgotten.
+    public func settleMissing(maildir: String, vanished: Set<String>, missing: [String: Date], now: Date,
+                              after: TimeInterval) throws -> Int {
         try database.transaction {
-            let statement = try database.prepare("DELETE FROM maildir_messages WHERE maildir = ?1 AND (key = 'name:' || ?2 OR name = ?2)")
-            for name in names { try statement.run([.text(maildir), .text(name)]) }
+            let forget = try database.prepare("DELETE FROM maildir_messages WHERE maildir = ?1 AND (key = 'name:' || ?2 OR name = ?2)")
+            let note = try database.prepare("INSERT OR IGNORE INTO maildir_missing (maildir, name, since) VALUES (?1, ?2, ?3)")
+            let unnote = try database.prepare("DELETE FROM maildir_missing WHERE maildir = ?1 AND name = ?2")
+            var forgotten = 0
+            for name in vanished {
+                if let since = missing[name], now.timeIntervalSince(since) >= after {
+                    try forget.run([.text(maildir), .text(name)])
+                    try unnote.run([.text(maildir), .text(name)])
+                    forgotten += 1
+                } else if missing[name] == nil {
+                    try note.run([.text(maildir), .text(name), .real(now.timeIntervalSince1970)])
+                }
+            }
+            for name in missing.keys where !vanished.contains(name) { try unnote.run([.text(maildir), .text(name)]) }
+            return forgotten
         }
     }
 

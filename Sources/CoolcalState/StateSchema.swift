@@ -214,5 +214,16 @@ package enum StateSchema {
         ALTER TABLE maildir_messages ADD COLUMN name TEXT;
         CREATE INDEX maildir_messages_by_name ON maildir_messages (maildir, name);
         """,
+        // A remembered Maildir message is forgotten only after it has been missing for a
+        // day (issue 30, settled): a message moved from `new/` to `cur/` between two
+        // directory reads is not gone. Each row: since when a name has been missing.
+        """
+        CREATE TABLE maildir_missing (
+            maildir TEXT NOT NULL,
+            name TEXT NOT NULL,
+            since REAL NOT NULL,
+            PRIMARY KEY (maildir, name)
+        );
+        """,
     ]
 }

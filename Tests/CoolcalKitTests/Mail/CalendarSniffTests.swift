@@ -14,7 +14,7 @@ import Testing
     static let ics = "BEGIN:VCALENDAR\nVERSION:2.0\nMETHOD:REQUEST\nBEGIN:VEVENT\nUID:u1\nDTSTART:20310101T100000Z\nEND:VEVENT\nEND:VCALENDAR\n"
 
     @Test func messagesWithoutACalendarPartAreToldWithoutGMime() throws {
-        let plain = message("From: a@example.com\nSubject: lunch\nContent-Type: text/plain; charset=utf-8\n\nSee you at the café. BEGIN:VCALENDAR\n")
+        let plain = message("From: a@example.com\nSubject: lunch\nContent-Type: text/plain; charset=utf-8\n\nSee you at the café: https://example.com/a/b.html\n")
         let bare = message("From: a@example.com\nSubject: no type at all\n\nhello\n")
         let alternative = message("""
             From: a@example.com\nSubject: news\nMIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="b"\n
@@ -25,6 +25,17 @@ import Testing
             // GMime agrees: no invitation in any of them.
             #expect(throws: MessageError.self) { try MessageReader.read(data) }
         }
+    }
+
+    /// The settled rule: any of the words anywhere in the bytes, even in a plain text
+    /// body, and the message is GMime's to read — the sniff never judges by headers alone.
+    @Test(arguments: ["BEGIN:VCALENDAR", "begin:vcalendar", "the file invite.ics", "type text/calendar", "an APPLICATION/ICS part",
+                      "=?UTF-8?Q?caf=C3=A9?="])
+    func aWordAnywhereIsForGMime(_ word: String) throws {
+        let data = message("From: a@example.com\nSubject: lunch\nContent-Type: text/plain; charset=utf-8\n\nSee you there. \(word)\n")
+        #expect(CalendarSniff.mayHoldCalendar(data))
+        let without = message("From: a@example.com\nSubject: lunch\nContent-Type: text/plain; charset=utf-8\n\nSee you there.\n")
+        #expect(!CalendarSniff.mayHoldCalendar(without))
     }
 
     @Test(arguments: [

@@ -7,8 +7,9 @@ import Testing
 
 /// Issue #30: a Maildir spool costs nothing when nothing arrived. A message an earlier
 /// run remembered is known by its file name (flags may change) and never opened — the
-/// funnel's trace (`SystemCalls.recording`) shows no `open` of any message; messages gone
-/// from the Maildir are forgotten in the state; a Maildir that lists empty forgets nothing.
+/// funnel's trace (`SystemCalls.recording`) shows no `open` of any message; messages missing
+/// from the Maildir for a day are forgotten in the state, not before (one moved from `new/`
+/// to `cur/` between two directory reads is not gone); a Maildir that lists empty forgets nothing.
 @Suite struct RememberedMaildirTests {
     struct Box {
         let root: String
@@ -40,8 +41,8 @@ import Testing
         static func name(_ i: Int) -> String { "17000000\(String(format: "%02d", i)).M\(i)P1.host" }
 
         /// One run as merge makes it: the items, each finished as accepted.
-        func run() throws -> [String] {
-            let source = try MaildirSource(Maildir(directory: maildir), store: store, mark: false, now: Date(), lockTimeout: 5)
+        func run(at now: Date = Date()) throws -> [String] {
+            let source = try MaildirSource(Maildir(directory: maildir), store: store, mark: false, now: now, lockTimeout: 5)
             defer { source.unlock() }
             let items = try source.items(floatingZone: TimeZone(identifier: "UTC") ?? .current, diagnostics: Diagnostics())
             try source.finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: .accepted, note: "") })
@@ -76,11 +77,17 @@ import Testing
         let opened = calls.filter { $0.name == "open" && ($0.path ?? "").hasPrefix(box.maildir) }.compactMap(\.path)
         #expect(opened == [box.maildir + "/new/" + Box.name(40)], "opened: \(opened)")
 
-        // Ten messages deleted: their rows go; the others' stay.
+        // Ten messages deleted: their rows stay for a day, then go; the others' stay.
         for i in 10..<20 { try FileManager.default.removeItem(atPath: box.maildir + "/cur/" + Box.name(i) + ":2,S") }
-        #expect(try box.run().isEmpty)
-        for i in 10..<20 { #expect(try box.rows(i) == 0, "message \(i) was not forgotten") }
+        let now = Date()
+        #expect(try box.run(at: now).isEmpty)
+        for i in 10..<20 { #expect(try box.rows(i) == expected(i), "message \(i) was forgotten at once") }
+        #expect(try box.run(at: now + 23 * 3600).isEmpty)
+        for i in 10..<20 { #expect(try box.rows(i) == expected(i), "message \(i) was forgotten before a day") }
+        #expect(try box.run(at: now + 24 * 3600).isEmpty)
+        for i in 10..<20 { #expect(try box.rows(i) == 0, "message \(i) was not forgotten after a day") }
         for i in [0, 3, 9, 20, 39, 40] { #expect(try box.rows(i) == expected(i), "message \(i) was forgotten") }
+        #expect(try box.store.database.prepare("SELECT count(*) FROM maildir_missing").row { $0.int(0) } == 0)
 
         // A Maildir that lists empty (not mounted, say) forgets nothing.
         let before = try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir))
@@ -90,5 +97,53 @@ import Testing
         #expect(try box.run().isEmpty)
         #expect(try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir)) == before)
         #expect(before == 9 * 2 + 22)
+    }
+
+    /// A message that is missing from one directory read and back in the next (moved from
+    /// `new/` to `cur/` in between) is not forgotten, however long ago it was first missed,
+    /// and is not processed again.
+    @Test func aMessageMissingForOneReadIsNotForgotten() throws {
+        let box = try Box()
+        defer { try? FileManager.default.removeItem(atPath: box.root) }
+        for i in 0..<8 { try box.deliver(i, folder: "new") }
+        try box.deliver(8)
+        #expect(try box.run().count == 3)
+        let now = Date()
+        // Message 4 is between its two places while the run reads the directories.
+        let away = box.root + "/moving"
+        try FileManager.default.moveItem(atPath: box.maildir + "/new/" + Box.name(4), toPath: away)
+        #expect(try box.run(at: now).isEmpty)
+        #expect(try box.store.database.prepare("SELECT count(*) FROM maildir_missing").row { $0.int(0) } == 1)
+        try FileManager.default.moveItem(atPath: away, toPath: box.maildir + "/cur/" + Box.name(4) + ":2,S")
+        #expect(try box.run(at: now + 3600).isEmpty, "a message back under its name was processed again")
+        #expect(try box.store.database.prepare("SELECT count(*) FROM maildir_missing").row { $0.int(0) } == 0)
+        // Missing again two days later: a new day starts, not the old one.
+        try FileManager.default.moveItem(atPath: box.maildir + "/cur/" + Box.name(4) + ":2,S", toPath: away)
+        #expect(try box.run(at: now + 48 * 3600).isEmpty)
+        #expect(try box.rows(4) == 2, "forgotten though missing for only one read")
+        #expect(try box.run(at: now + 71 * 3600).isEmpty)
+        #expect(try box.rows(4) == 2, "forgotten before a day")
+    }
+
+    /// Among 10,000 remembered messages a new one is processed, and it alone is opened.
+    @Test func aNewMessageAmongTenThousandRememberedIsProcessed() throws {
+        let box = try Box()
+        defer { try? FileManager.default.removeItem(atPath: box.root) }
+        for i in 0..<10_000 {
+            try Data("From: p\(i)@example.org\nSubject: note \(i)\nMessage-ID: <n\(i)@example.org>\n\nHello\n".utf8)
+                .write(to: URL(fileURLWithPath: box.maildir + "/cur/\(1_800_000_000 + i).M\(i)P2.host:2,S"))
+        }
+        #expect(try box.run().isEmpty)
+        #expect(try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir)) == 10_000)
+        // One message's flags change; an invitation arrives.
+        let flagged = box.maildir + "/cur/1800000042.M42P2.host"
+        try FileManager.default.moveItem(atPath: flagged + ":2,S", toPath: flagged + ":2,RS")
+        try box.deliver(40, folder: "new")
+        var items: [String] = []
+        let calls = try SystemCalls.recording { items = try box.run() }
+        #expect(items == ["new/" + Box.name(40)])
+        let opened = calls.filter { $0.name == "open" && ($0.path ?? "").hasPrefix(box.maildir) }.compactMap(\.path)
+        #expect(opened == [box.maildir + "/new/" + Box.name(40)], "opened: \(opened.prefix(5))")
+        #expect(try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir)) == 10_002)
     }
 }
