@@ -3,6 +3,7 @@ import CoolcalInvite
 import CoolcalOutput
 import CoolcalState
 import CoolcalModel
+import CoolcalRSVP
 
 /// How `accept`, `decline`, `comment`, `review` and `notify` answer: the operand
 /// opened, then one workflow (`Answering.answer`), then its outcome in words.
@@ -10,20 +11,30 @@ package enum AnswerCommand {
     /// Answers the invitation `operand` names: a file (or `-`), else an inbox number,
     /// id or UID. `calendars`: where `accept`/`tentative` write (none: the config's
     /// `calendar` lines) and what `decline` changes its mind in.
+    /// `reply`: whether the answer is mailed (an entry merge held is not mailed for the
+    /// config's `reply = mail`).
     package static func answer(_ kind: AnswerKind, invite operand: String, calendars: [String],
-                               options: AnswerOptions = AnswerOptions(), context: RunContext) throws -> ExitStatus {
-        try answer(kind, file: InviteOperand.open(operand, context), calendars: calendars, options: options, context: context)
+                               options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
+                               context: RunContext) throws -> ExitStatus {
+        let (file, entry) = try InviteOperand.openWithEntry(operand, context)
+        var options = options
+        options.reply = reply.mails(try context.settings, held: entry?.held != nil)
+        return try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
     }
 
     /// Answers an inbox entry (what `review` shows), as `answer(_:invite:…)` does.
     package static func answer(_ kind: AnswerKind, entry: InboxEntry, calendars: [String],
-                               options: AnswerOptions = AnswerOptions(), context: RunContext) throws -> ExitStatus {
+                               options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
+                               context: RunContext) throws -> ExitStatus {
         context.note("answering inbox \(entry.number) (id \(entry.id))")
-        return try answer(kind, file: InviteOperand.open(entry, context), calendars: calendars, options: options, context: context)
+        var options = options
+        options.reply = reply.mails(try context.settings, held: entry.held != nil)
+        return try answer(kind, file: InviteOperand.open(entry, context), calendars: calendars, options: options, entry: entry,
+                          context: context)
     }
 
     private static func answer(_ kind: AnswerKind, file: InvitationFile, calendars: [String], options: AnswerOptions,
-                               context: RunContext) throws -> ExitStatus {
+                               entry: InboxEntry?, context: RunContext) throws -> ExitStatus {
         var calendars = calendars
         if kind == .accept || kind == .tentative {
             // None named: the config's `calendar` lines.
@@ -35,7 +46,23 @@ package enum AnswerCommand {
             answered = outcome.answered
             if case .preview(let text) = outcome, let text { context.out.write(text) }
             for line in AnswerText.lines(outcome) { context.say(line) }
+            if let line = untold(kind, outcome, file: file, options: options, entry: entry) { context.say(line) }
         }
         return answered ? .ok : .busy
+    }
+
+    /// What to say when an iTIP answer was recorded but not mailed: the organizer was
+    /// not told, and how to tell them.
+    private static func untold(_ kind: AnswerKind, _ outcome: AnswerOutcome, file: InvitationFile, options: AnswerOptions,
+                               entry: InboxEntry?) -> String? {
+        guard !options.reply, !options.dryRun, let partstat = kind.partstat, MailReply.hasOrganizer(file),
+              !file.invite.isCancellation, !file.invite.isAttendeeTraffic else { return nil }
+        switch outcome {
+        case .accepted(.accepted, _, _, _), .accepted(.tentative, _, _, _), .declined: break
+        default: return nil
+        }
+        let flag = partstat == "ACCEPTED" ? "--accept" : partstat == "DECLINED" ? "--decline" : "--tentative"
+        let name = entry.map { String($0.number) } ?? "INVITE"
+        return "  the organizer was not told: 'coolcal reply \(flag) --send \(name)' tells them (or 'reply = mail' in the config)"
     }
 }

@@ -27,9 +27,14 @@ package enum InviteOperand {
 
     /// The invitation and, for iTIP, the message behind it.
     package static func open(_ operand: String, _ context: RunContext) throws -> InvitationFile {
+        try openWithEntry(operand, context).file
+    }
+
+    /// `open`, and the inbox entry when the operand names one.
+    package static func openWithEntry(_ operand: String, _ context: RunContext) throws -> (file: InvitationFile, entry: InboxEntry?) {
         let zone = try context.settings.zone
-        guard let entry = try inboxEntry(operand, context) else { return try InviteLoader.open(operand, floatingZone: zone) }
-        return try open(entry, context)
+        guard let entry = try inboxEntry(operand, context) else { return (try InviteLoader.open(operand, floatingZone: zone), nil) }
+        return (try open(entry, context), entry)
     }
 
     /// The invitation an inbox entry keeps, with the e-mail headers it arrived with

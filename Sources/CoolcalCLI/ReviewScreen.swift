@@ -13,10 +13,10 @@ package struct ReviewScreen {
     package var width: Int
     package var height: Int
 
-    package static let keys = "a accept  d decline  t tentative  s new time  c comment  n next  p previous  q quit"
+    package static let keys = "a accept  d decline  t tentative  s new time  c comment  x dismiss  n next  p previous  q quit"
     /// The keys on two lines, for a terminal too narrow for `keys`; closer still below 41 columns.
-    static let narrowKeys = [["a accept  d decline  t tentative  q quit", "s new time  c comment  n next  p previous"],
-                             ["a accept d decline t tentative q quit", "s new time c comment n next p previous"]]
+    static let narrowKeys = [["a accept  d decline  t tentative  x dismiss  q quit", "s new time  c comment  n next  p previous"],
+                             ["a accept d decline t tent. x dismiss", "s new time c comment n/p move q quit"]]
     /// Clear the screen, cursor to its top left.
     package static let clear = "\u{1B}[H\u{1B}[2J"
 

@@ -18,6 +18,8 @@ package final class ReviewSession {
     private let calendars: [CalendarLocation]
     private let check: ConflictCheck
     private let buffer: Buffer?
+    /// `--reply`/`--no-reply`/the config's `reply`, for every answer of the session.
+    private let reply: ReplyChoice
     private let context: RunContext
     private var index = 0
     /// What the last answer (or failure) said, shown under the day view.
@@ -28,8 +30,10 @@ package final class ReviewSession {
     private var failure: ExitStatus?
     private var reports: [Int64: Result<ConflictReport, Error>] = [:]
 
-    package init(entries: [InboxEntry], calendars: [CalendarLocation], check: ConflictCheck, buffer: Buffer?, context: RunContext) {
+    package init(entries: [InboxEntry], calendars: [CalendarLocation], check: ConflictCheck, buffer: Buffer?, reply: ReplyChoice,
+                 context: RunContext) {
         self.entries = entries
+        self.reply = reply
         self.calendars = calendars
         self.check = check
         self.buffer = buffer
@@ -54,6 +58,7 @@ package final class ReviewSession {
                 case UInt8(ascii: "d"): answer(.decline)
                 case UInt8(ascii: "t"): answer(.tentative)
                 case UInt8(ascii: "s"): proposeNewTime()
+                case UInt8(ascii: "x"): dismiss()
                 case UInt8(ascii: "c"):
                     guard index < entries.count else { break }
                     switch try ReviewLineEditor(terminal: terminal, redraw: { try self.draw(prompt: $0) }).read() {
@@ -81,7 +86,7 @@ package final class ReviewSession {
         running { entry, quiet in
             let targets = calendars.map(\.operand)
             let status = try AnswerCommand.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
-                                                   options: AnswerOptions(buffer: buffer), context: quiet)
+                                                   options: AnswerOptions(buffer: buffer), reply: reply, context: quiet)
             if status == .ok {
                 given[entry.number] = Self.mark(kind)
                 // The calendar may have changed: every day view is read again.
@@ -89,6 +94,19 @@ package final class ReviewSession {
                 index += 1
             }
             return status
+        }
+    }
+
+    /// `x`: dismisses the invitation shown without answering it: nothing is written or
+    /// mailed, the organizer is told nothing, and it leaves the unanswered (a changed
+    /// re-sent invitation brings it back).
+    private func dismiss() {
+        running { entry, quiet in
+            try quiet.answers.open().dismiss(id: entry.id)
+            quiet.say("dismissed: \(PrintableText.title(entry.title)): not answered; the organizer was told nothing")
+            given[entry.number] = "dismissed"
+            index += 1
+            return .ok
         }
     }
 

@@ -21,6 +21,8 @@ package struct Settings {
     package let lockTimeout: TimeInterval
     /// `allow-publish = yes`: merge adds published events instead of holding them.
     package let allowPublish: Bool
+    /// `reply = mail`: answers are mailed to the organizer without `--reply`.
+    package let replyMail: Bool
     /// `accept-from` (config lines, or `--accept-from` for one run); default `known`.
     package let acceptFrom: [AcceptFrom]
     /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`, default 5,
@@ -54,6 +56,12 @@ package struct Settings {
         case let other?:
             throw ConfigError(message: "\(config.path ?? "config"): allow-publish must be yes or no, not '\(PrintableText.clean(other, keepNewlines: false))'")
         }
+        switch SettingsTable.resolve(SettingsTable.reply, flags: [:], environment: env.variables, config: config.values).value {
+        case nil, "none": replyMail = false
+        case "mail": replyMail = true
+        case let other?:
+            throw ConfigError(message: "\(config.path ?? "config"): reply must be mail or none, not '\(PrintableText.clean(other, keepNewlines: false))'")
+        }
         serverTimeout = HTTPExchange.timeout(environment: env.variables)
         let rules = SettingsTable.resolve(SettingsTable.acceptFrom, flags: given, environment: env.variables, config: config.values)
         acceptFrom = try rules.values.isEmpty ? [.known] : rules.values.map { value in
@@ -71,6 +79,20 @@ package struct Settings {
     /// A setting by the one precedence (flag > environment > config > default).
     package func setting(_ key: SettingKey) -> ResolvedSetting {
         SettingsTable.resolve(key, flags: given, environment: environment, config: config.values)
+    }
+
+    /// The config's `policy` (merge's default), else accept-if-free.
+    package var mergePolicy: MergePolicy {
+        get throws {
+            guard let value = SettingsTable.resolve(SettingsTable.policy, flags: [:], environment: environment, config: config.values).value else {
+                return .acceptIfFree
+            }
+            guard let policy = MergePolicy(rawValue: value) else {
+                throw ConfigError(message: "\(config.path ?? "config"): policy must be one of "
+                                  + "\(MergePolicy.allCases.map(\.rawValue).joined(separator: ", ")), not '\(PrintableText.clean(value, keepNewlines: false))'")
+            }
+            return policy
+        }
     }
 
     /// The domain for UIDs of accepted invitations.

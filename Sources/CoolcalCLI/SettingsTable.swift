@@ -76,8 +76,12 @@ package enum SettingsTable {
     package static let acceptFrom = SettingKey(name: "accept-from", flag: "accept-from", configKey: "accept-from")
     /// The authserv-ids of the user's own mail server (`Authentication-Results`, RFC 8601).
     package static let trustedAuthserv = SettingKey(name: "trusted-authserv", configKey: "trusted-authserv")
+    /// Whether answers are mailed to the organizer without `--reply`: `mail` or `none` (the default).
+    package static let reply = SettingKey(name: "reply", configKey: "reply")
+    /// `merge`'s policy when `--policy` is not given (default accept-if-free).
+    package static let policy = SettingKey(name: "policy", flag: "policy", configKey: "policy")
     package static let all = [tz, me, name, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv]
+                      inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv, reply, policy]
 
     /// The keys a config file may hold.
     package static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

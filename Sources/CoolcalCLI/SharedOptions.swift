@@ -12,7 +12,8 @@ package enum SharedOptions {
     package static let quiet = Flag("quiet", short: "q", help: "print nothing but errors and warnings; the exit status tells")
     package static let verbose = Flag("verbose", short: "v", help: "say on stderr what was done and why (what was read, parsed, written, sent)")
     package static let help = Flag("help", short: "h", help: "show this help")
-    package static let reply = Flag("reply", help: "also mail the iTIP REPLY to the organizer of an iCalendar invitation, once per answer and version (through sendmail; queued when it fails)")
+    package static let reply = Flag("reply", help: "also mail the iTIP REPLY to the organizer of an iCalendar invitation, once per answer and version (through sendmail; queued when it fails; default: config reply)")
+    package static let noReply = Flag("no-reply", help: "mail no answer this time, whatever the config's reply key says")
 
     /// What commands that answer an invitation take: where the answer is kept and sent.
     package static let answering = [state.spec, server.spec, quiet.spec]

@@ -57,10 +57,12 @@ public struct InboxEntry: Equatable, Sendable {
     public var organizer: String? = nil
     /// Where its event stands now.
     public var state: InboxState = .current
+    /// Dismissed in `review` (`x`) without an answer: the organizer was told nothing.
+    public var dismissed = false
 
-    /// Not accepted, declined or tentatively accepted (a comment is no answer):
-    /// what `inbox --unanswered` lists and `review` walks.
-    public var isUnanswered: Bool { kind != .reply && (answer == nil || answer == .comment) }
+    /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
+    /// dismissed: what `inbox --unanswered` lists and `review` walks.
+    public var isUnanswered: Bool { kind != .reply && !dismissed && (answer == nil || answer == .comment) }
 }
 
 /// Where an answer stands with the server.

@@ -225,5 +225,9 @@ package enum StateSchema {
             PRIMARY KEY (maildir, name)
         );
         """,
+        // `review`'s `x` (issue 31): an invitation dismissed without an answer.
+        """
+        ALTER TABLE invitations ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }

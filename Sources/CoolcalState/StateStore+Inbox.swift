@@ -34,7 +34,7 @@ extension StateStore {
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
                     received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10,
-                    organizer = ?11, kind = ?12, held = NULL WHERE id = ?1
+                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0 WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
@@ -49,7 +49,7 @@ extension StateStore {
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
@@ -102,6 +102,17 @@ extension StateStore {
         }
     }
 
+    /// Dismisses one invitation without answering it (`review`'s `x`): read, and no longer
+    /// among the unanswered; a changed re-sent invitation brings it back.
+    /// - Returns: false when there is no such invitation.
+    @discardableResult
+    public func dismiss(id: String) throws -> Bool {
+        try database.transaction {
+            try database.prepare("UPDATE invitations SET read = 1, dismissed = 1 WHERE id = ?1").run([.text(id)])
+            return database.changes > 0
+        }
+    }
+
     private func inboxEntry(_ row: SQLiteStatement) throws -> InboxEntry {
         let id = row.text(0) ?? ""
         return InboxEntry(
@@ -112,7 +123,8 @@ extension StateStore {
             mail: row.text(9) == nil && row.text(10) == nil && row.text(11) == nil
                 ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)),
             held: row.text(12).flatMap(HeldReason.init(rawValue:)),
-            kind: row.text(13).flatMap(InboxKind.init(rawValue:)) ?? .invitation, organizer: row.text(14))
+            kind: row.text(13).flatMap(InboxKind.init(rawValue:)) ?? .invitation, organizer: row.text(14),
+            dismissed: row.int(15) != 0)
     }
 
     // MARK: Badge

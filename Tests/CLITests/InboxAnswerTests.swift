@@ -26,7 +26,8 @@ import Testing
         #expect(try Binary.run(["notify", "-"], stdin: message(MailAnswerTests.invitation()), env: env).status == 0)
         let accept = try Binary.run(["accept", "1", f.calendar], env: env)
         #expect(accept.status == 0, "\(accept.stderr)")
-        #expect(accept.stdout == "accepted: Project kickoff (id kickoff-9@example.org): added to \(f.calendar)\n")
+        #expect(accept.stdout == "accepted: Project kickoff (id kickoff-9@example.org): added to \(f.calendar)\n"
+                + "  the organizer was not told: 'coolcal reply --accept --send 1' tells them (or 'reply = mail' in the config)\n")
         let comment = try Binary.run(["comment", "1", "Bringing the slides"], env: env)
         #expect(comment.stdout == "commented: Project kickoff (id kickoff-9@example.org)\n")
         // A REPLY printed from the inbox copy answers the e-mail it came in.
@@ -35,7 +36,8 @@ import Testing
         #expect(reply.stdout.contains("\nIn-Reply-To: <kickoff-mail-1@example.com>\n"))
         #expect(reply.stdout.contains("\nTo: Alice Example <alice@example.com>\n"))
         let decline = try Binary.run(["decline", "1"], env: env)
-        #expect(decline.stdout == "declined: Project kickoff (id kickoff-9@example.org): marked declined in \(f.calendar)\n")
+        #expect(decline.stdout == "declined: Project kickoff (id kickoff-9@example.org): marked declined in \(f.calendar)\n"
+                + "  the organizer was not told: 'coolcal reply --decline --send 1' tells them (or 'reply = mail' in the config)\n")
         let json = try Binary.json(try Binary.run(["responses", "--json"], env: env).stdout)
         let answers = (json["responses"] as? [[String: Any]] ?? []).compactMap { $0["answer"] as? String }
         #expect(answers == ["accepted", "comment", "declined"])

@@ -139,10 +139,10 @@ import Testing
         #expect(pane.waitFor("invitation 2 of 3 (inbox 2, id 102)"), "\(pane.screen)")
         // A resize (SIGWINCH) draws the screen again at the new width.
         pane.tmux(["resize-window", "-x", "60", "-y", "30"])
-        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  q quit\ns new time  c comment  n next  p previous"),
+        #expect(pane.waitFor("coolcal review: invitation 2 of 3", "a accept  d decline  t tentative  x dismiss  q quit\ns new time  c comment  n next  p previous"),
                 "\(pane.screen)")
         pane.tmux(["resize-window", "-x", "100", "-y", "40"])
-        #expect(pane.waitFor("a accept  d decline  t tentative  s new time  c comment  n next  p previous  q quit"), "\(pane.screen)")
+        #expect(pane.waitFor("a accept  d decline  t tentative  s new time  c comment  x dismiss  n next  p previous  q quit"), "\(pane.screen)")
         pane.keys("C-c")
         #expect(pane.status() == "130")
         #expect(pane.file("before.txt") == pane.file("after.txt") && pane.file("before.txt").contains(" icanon "),
@@ -193,8 +193,8 @@ import Testing
             #expect(merge.status == 0, "\(merge.stderr)")
             #expect(merge.stdout.contains("held"), "\(merge.stdout)")
         }
-        let keys = width < 60 ? ["a accept d decline t tentative q quit", "s new time c comment n next p previous"]
-            : ["a accept  d decline  t tentative  q quit", "s new time  c comment  n next  p previous"]
+        let keys = width < 60 ? ["a accept d decline t tent. x dismiss", "s new time c comment n/p move q quit"]
+            : ["a accept  d decline  t tentative  x dismiss  q quit", "s new time  c comment  n next  p previous"]
         #expect(pane.waitFor(keys[1]), "\(pane.screen)")
         let rows = Array(pane.screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).prefix(height))
         // A line of `room` columns holds less than `room` characters; a longer one is cut, `…` last.

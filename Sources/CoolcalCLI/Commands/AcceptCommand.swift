@@ -16,7 +16,7 @@ package struct AcceptCommand: CommandUnit, Equatable {
         name: "accept",
         usage: "coolcal accept [options] INVITE [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
-        options: [ifFree.spec, dryRun.spec, tentative.spec, newOrganizer.spec, SharedOptions.reply.spec] + SharedOptions.writing,
+        options: [ifFree.spec, dryRun.spec, tentative.spec, newOrganizer.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec] + SharedOptions.writing,
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --tentative 12 ~/calendars/work.ics",
@@ -33,8 +33,8 @@ package struct AcceptCommand: CommandUnit, Equatable {
     package var dryRun = false
     /// `--tentative`: may attend.
     package var tentative = false
-    /// `--reply`: also mail the REPLY to the organizer.
-    package var reply = false
+    /// `--reply`/`--no-reply`/the config's `reply`: whether the REPLY is mailed to the organizer.
+    package var reply = ReplyChoice.config
     /// `--new-organizer`: the organizer may change.
     package var newOrganizer = false
 
@@ -48,14 +48,14 @@ package struct AcceptCommand: CommandUnit, Equatable {
         ifFree = p.has(Self.ifFree)
         dryRun = p.has(Self.dryRun)
         tentative = p.has(Self.tentative)
-        reply = p.has(SharedOptions.reply)
+        reply = try ReplyChoice(p)
         newOrganizer = p.has(Self.newOrganizer)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        var options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, reply: reply, buffer: buffer)
+        var options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, buffer: buffer)
         options.newOrganizer = newOrganizer
         return try AnswerCommand.answer(tentative ? .tentative : .accept, invite: invite, calendars: calendars,
-                                         options: options, context: context)
+                                         options: options, reply: reply, context: context)
     }
 }

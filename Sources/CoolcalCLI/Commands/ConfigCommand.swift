@@ -74,6 +74,8 @@ package struct ConfigReport {
         case SettingsTable.maxDuration.name: return (config.maxDuration ?? Buffer(days: 14, seconds: 0)).description
         case SettingsTable.acceptFrom.name: return settings.acceptFrom.map(\.description).joined(separator: ", ")
         case SettingsTable.trustedAuthserv.name: return list(settings.setting(key).values)
+        case SettingsTable.reply.name: return settings.replyMail ? "mail" : "none"
+        case SettingsTable.policy.name: return ((try? settings.mergePolicy) ?? .acceptIfFree).rawValue
         default: return settings.setting(key).value ?? "(none)"
         }
     }

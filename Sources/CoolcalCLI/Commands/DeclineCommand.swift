@@ -9,7 +9,7 @@ package struct DeclineCommand: CommandUnit, Equatable {
         name: "decline",
         usage: "coolcal decline [options] INVITE [CAL...]",
         summary: "decline an invitation; one coolcal accepted is removed from (or declined in) its calendars",
-        options: SharedOptions.answering + [SharedOptions.reply.spec, SharedOptions.me.spec],
+        options: SharedOptions.answering + [SharedOptions.reply.spec, SharedOptions.noReply.spec, SharedOptions.me.spec],
         examples: ["coolcal decline invite.json", "coolcal decline 3", "coolcal decline 12 ~/calendars/work.ics",
                    "coolcal decline --reply --me me@example.com invite.ics"])
 
@@ -17,8 +17,8 @@ package struct DeclineCommand: CommandUnit, Equatable {
     package var invite: String
     /// Where to change your mind; empty: where the state says coolcal wrote it.
     package var calendars: [String]
-    /// `--reply`: also mail the REPLY to the organizer.
-    package var reply = false
+    /// `--reply`/`--no-reply`/the config's `reply`: whether the REPLY is mailed to the organizer.
+    package var reply = ReplyChoice.config
 
     package init(_ p: ParsedArguments) throws {
         guard let first = p.operands.first else { throw p.usage("missing an invitation") }
@@ -26,11 +26,10 @@ package struct DeclineCommand: CommandUnit, Equatable {
         invite = first
         calendars = Array(p.operands.dropFirst())
         common = try CommonOptions(p)
-        reply = p.has(SharedOptions.reply)
+        reply = try ReplyChoice(p)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        try AnswerCommand.answer(.decline, invite: invite, calendars: calendars, options: AnswerOptions(reply: reply),
-                                  context: context)
+        try AnswerCommand.answer(.decline, invite: invite, calendars: calendars, reply: reply, context: context)
     }
 }

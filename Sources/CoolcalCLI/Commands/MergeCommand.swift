@@ -10,7 +10,7 @@ import CoolcalSchedule
 /// the config's `spool` and `calendar` keys.
 package struct MergeCommand: CommandUnit, Equatable {
     package static let spool = Option<String>("spool", value: "DIR", completion: .directory, help: "where invitations arrive: a spool directory, a Maildir or an mbox file (default: config spool; one of them is required)")
-    package static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default), accept-all, decline-busy or report")
+    package static let policy = Option<MergePolicy>("policy", value: "POLICY", help: "accept-if-free (default: config policy, else this), accept-all, decline-busy or report")
     package static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
     package static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")
     package static let acceptFrom = Option<String>("accept-from", value: "WHO", repeatable: true, completion: .none, help: "whose new invitations to answer: anyone, known, ADDRESS or @DOMAIN (repeatable; replaces the config's accept-from lines; default known)")
@@ -21,7 +21,7 @@ package struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge [--spool DIR] [options] [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, notify.spec, acceptFrom.spec, SharedOptions.json.spec, SharedOptions.reply.spec]
+        options: [spool.spec, policy.spec, mark.spec, notify.spec, acceptFrom.spec, SharedOptions.json.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec]
             + SharedOptions.writing.map { $0.long == quiet.spec.long ? quiet.spec : $0 },
         examples: [
             "coolcal merge --me me@example.com --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
@@ -35,10 +35,11 @@ package struct MergeCommand: CommandUnit, Equatable {
     /// The operands; none: the config's `calendar` lines.
     package var calendars: [String]
     package var buffer: Buffer?
-    package var policy: MergePolicy = .acceptIfFree
+    /// `--policy`; nil: the config's `policy`, else accept-if-free.
+    package var policy: MergePolicy?
     package var mark = false
-    /// `--reply`: mail each answer to an iTIP invitation's organizer.
-    package var reply = false
+    /// `--reply`/`--no-reply`/the config's `reply`: mail each answer to an iTIP invitation's organizer.
+    package var reply = ReplyChoice.config
     /// `--notify`: a desktop notification for each outcome (posted, not waited on).
     package var notify = false
 
@@ -48,9 +49,9 @@ package struct MergeCommand: CommandUnit, Equatable {
         calendars = p.operands
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
-        policy = try p.value(Self.policy) ?? .acceptIfFree
+        policy = try p.value(Self.policy)
         mark = p.has(Self.mark)
-        reply = p.has(SharedOptions.reply)
+        reply = try ReplyChoice(p)
         notify = p.has(Self.notify)
     }
 
@@ -67,9 +68,9 @@ package struct MergeCommand: CommandUnit, Equatable {
         }
         var run = MergeRun(store: try context.answers, spoolDirectory: spoolDirectory, calendars: operands,
                            lockTimeout: settings.lockTimeout, notes: MergeText.notes)
-        run.policy = policy
+        run.policy = try policy ?? settings.mergePolicy
         run.mark = mark
-        run.reply = reply
+        run.reply = reply.mails(settings)
         run.buffer = buffer
         // `-q`: queued answers are told once they have waited a day.
         run.patience = common.quiet ? 86_400 : nil

@@ -10,20 +10,23 @@ package struct ReviewCommand: CommandUnit, Equatable {
     package static let spec = CommandSpec(
         name: "review",
         usage: "coolcal review [options] [CAL...]",
-        summary: "walk the unanswered invitations on a terminal: a accept, d decline, t tentative, c comment, n/p, q",
+        summary: "walk the unanswered invitations on a terminal: a accept, d decline, t tentative, c comment, x dismiss, n/p, q",
         options: [SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec,
-                  SharedOptions.server.spec, SharedOptions.color.spec],
+                  SharedOptions.server.spec, SharedOptions.color.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec],
         examples: ["coolcal review ~/calendars/work.ics ~/calendars/family/", "coolcal review   # the config's calendars"])
 
     package var common: CommonOptions
     package var calendars: [String]
     package var buffer: Buffer?
+    /// `--reply`/`--no-reply`/the config's `reply`: whether answers are mailed.
+    package var reply = ReplyChoice.config
 
     package init(_ p: ParsedArguments) throws {
         try p.refuseStdin(p.operands[...], "review reads its keys from standard input; calendars cannot be read from it")
         calendars = p.operands
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
+        reply = try ReplyChoice(p)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
@@ -43,7 +46,8 @@ package struct ReviewCommand: CommandUnit, Equatable {
         }
         context.note("review: \(entries.count) unanswered invitation\(entries.count == 1 ? "" : "s")")
         let check = ConflictCheck(finder: ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone), reader: settings.reader)
-        let session = ReviewSession(entries: entries, calendars: targets, check: check, buffer: buffer, context: context)
+        let session = ReviewSession(entries: entries, calendars: targets, check: check, buffer: buffer, reply: reply,
+                                    context: context)
         return try session.run()
     }
 }

@@ -32,8 +32,8 @@ import Testing
             "cannot show the day view: cal.ics: n...",
             "",
             "accepted: Other (id 13): added to wo...",
-            "a accept d decline t tentative q quit",  // the keys on two lines, close-set below 41 columns
-            "s new time c comment n next p previous",
+            "a accept d decline t tent. x dismiss",  // the keys on two lines, close-set below 41 columns
+            "s new time c comment n/p move q quit",
         ])
     }
 

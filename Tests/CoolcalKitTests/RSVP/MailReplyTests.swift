@@ -54,10 +54,11 @@ import Testing
         let mail = try parsed(["reply", "--tentative", "--mail", "i.ics"], as: ReplyCommand.self)
         #expect(mail.mail && !mail.send && mail.partstat == "TENTATIVE")
         #expect(try !parsed(["reply", "--accept", "i.ics"], as: ReplyCommand.self).mail)
-        #expect(try parsed(["accept", "--reply", "i.ics", "c.ics"], as: AcceptCommand.self).reply)
-        #expect(try parsed(["decline", "--reply", "--me", "me@example.com", "i.ics"], as: DeclineCommand.self).reply)
-        #expect(try parsed(["merge", "--reply", "--spool", "s", "c.ics"], as: MergeCommand.self).reply)
-        #expect(try !parsed(["merge", "--spool", "s", "c.ics"], as: MergeCommand.self).reply)
+        #expect(try parsed(["accept", "--reply", "i.ics", "c.ics"], as: AcceptCommand.self).reply == .always)
+        #expect(try parsed(["decline", "--reply", "--me", "me@example.com", "i.ics"], as: DeclineCommand.self).reply == .always)
+        #expect(try parsed(["merge", "--reply", "--spool", "s", "c.ics"], as: MergeCommand.self).reply == .always)
+        #expect(try parsed(["merge", "--spool", "s", "c.ics"], as: MergeCommand.self).reply == .config)
+        #expect(try parsed(["merge", "--no-reply", "--spool", "s", "c.ics"], as: MergeCommand.self).reply == .never)
     }
 
     @Test func threadsUnderTheInvitationsMessageID() throws {
