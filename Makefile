@@ -1,51 +1,73 @@
-# coolcal — two commands on a fresh Debian machine with the Swift toolchain:
-#   make demo   install what is missing, build, run the main job on samples/
-#   make test   install what is missing, build, run every test
+# coolcal — two commands on a fresh Debian machine with the Swift toolchain (README.md, Two commands):
+#   sh ./run demo   install make and what the build needs, build, run the main job on samples/
+#   sh ./run test   install make, the build's and the tests' packages, build, run every test
+# (./run installs make and the libraries swift itself loads, then runs make demo / make test;
+# with make at hand, make demo and make test do the same.)
 # and for people who want it on their PATH:
 #   make install   copy the release build (make release, as yourself) to PREFIX (default /usr/local)
 SHELL := /bin/bash
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev pkg-config tzdata mandoc time zsh fish libxml2 libcurl4 msmtp
-# install and package (make install, make deb): static Foundation links libcurl and libxml2;
-# dpkg-shlibdeps (dpkg-dev) and lintian check the package:
-APT_PACKAGES += libcurl4-openssl-dev libxml2-dev dpkg-dev lintian
+# What every build needs (make demo installs only these): the C libraries Package.swift's system
+# library targets link, with their headers (CLibical, CSQLite, CGMime, CGio: GIO is in GLib's),
+# pkg-config for libical's and sqlite3's .pc files, tzdata for zones by name. Their -dev packages
+# bring libc6-dev; the Swift runtime and _FoundationICU come with the toolchain.
+BUILD_PACKAGES := libical-dev libsqlite3-dev libgmime-3.0-dev libglib2.0-dev pkg-config tzdata
+# The release build (make release, install, deb, bench): static Foundation links libcurl and libxml2,
+# the static Swift runtime libstdc++.
+RELEASE_PACKAGES := libcurl4-openssl-dev libxml2-dev libstdc++-12-dev
+# What make test adds (make deps-test): the man page lint, GNU time, the shells of the completion
+# tests, msmtp (mail tests), Python's venv (the differential test, Radicale, the SMTP server: from
+# PyPI, so ca-certificates), dpkg-shlibdeps (dpkg-dev) and lintian for the package, systemd-analyze
+# (systemd) for the units, and man (man-db: verify looks up their Documentation=man:coolcal(1)):
+TEST_PACKAGES := mandoc time zsh fish msmtp python3 python3-venv ca-certificates dpkg-dev lintian systemd man-db
 # review and the day view (tmux drives the terminal tests):
-APT_PACKAGES += tmux
+TEST_PACKAGES += tmux
 # desktop notifications (a session bus and a notification server for the tests):
-APT_PACKAGES += libglib2.0-dev dbus-daemon dbus-bin dunst xvfb
+TEST_PACKAGES += dbus-daemon dbus-bin dunst xvfb
+# Everything (make deps): what make test installs.
+APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES)
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 # Every build refuses an import of ours that the target does not declare (Package.swift's
 # layers), on incremental builds too.
 BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: all deps pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean \
-	release install uninstall deb install-test
+.PHONY: all deps deps-build deps-release deps-test pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean \
+	release install uninstall deb install-test fresh-check
 
 all: build
 
-# Installs only the Debian packages that are missing (apt-get needs root: sudo otherwise).
-deps:
+# Each installs only the Debian packages that are missing, saying which and why, with apt's
+# own progress (apt-get needs root: sudo otherwise). The build's come without Recommends.
+# $(call apt-install,PACKAGES,WHY[,APT OPTIONS])
+define apt-install
 	@missing=""; \
-	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3 python3-venv"; \
+	for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' installed$$' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	  echo "make $@: installing$$missing ($(2))"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $(3) $$missing; \
 	fi
+endef
+deps-build:
+	$(call apt-install,$(BUILD_PACKAGES),what the build links and includes,--no-install-recommends)
+deps-release: deps-build
+	$(call apt-install,$(RELEASE_PACKAGES),what the static release build links,--no-install-recommends)
+deps-test: deps-release
+	$(call apt-install,$(TEST_PACKAGES),what the tests run)
+deps: deps-test
 
 # The reference implementation for the differential test and the CalDAV server
 # (Radicale) for the CalDAV tests, in one venv under .build/.
 PYREQS := Tests/Differential/requirements.txt Tests/CalDAV/requirements.txt Tests/Mail/requirements.txt
 pydeps: $(PYENV)/.installed
-$(PYENV)/.installed: $(PYREQS) | deps
+$(PYENV)/.installed: $(PYREQS) | deps-test
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/pip install -q --disable-pip-version-check $(addprefix -r ,$(PYREQS))
 	touch $@
 
-build: deps
+build: deps-build
 	$(SWIFT) build $(BUILD_FLAGS)
 
 demo: build
@@ -53,9 +75,9 @@ demo: build
 	@$(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
 	status=$$?; echo "(exit status $$status: 1 means busy)"; [ $$status -le 1 ]
 
-test: build pydeps lint-man install-test differential fuzz-smoke unit
+test: deps-test build pydeps lint-man install-test differential fuzz-smoke unit
 
-lint-man: deps
+lint-man: deps-test
 	mandoc -Tlint -W warning man/coolcal.1
 
 differential: build pydeps
@@ -72,11 +94,11 @@ unit: build pydeps
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
 FUZZ_SECONDS ?= 600
 FUZZ_JOBS ?= 1
-fuzz: deps
+fuzz: deps-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) bash Fuzz/run.sh
 
 # What `make test` runs: every target for 20 s with a fixed seed, so CI is repeatable.
-fuzz-smoke: deps
+fuzz-smoke: deps-build
 	FUZZ_SECONDS=20 FUZZ_JOBS=2 FUZZ_SEED=1 FUZZ_TARGETS="FuzzInvite FuzzCalendar FuzzPreFilter FuzzArguments FuzzMessage" bash Fuzz/run.sh
 
 # Speed: coolcal vs a bare libical parse vs cat, medians of 5 runs (see bench/README.md).
@@ -108,7 +130,7 @@ INSTALLED := $(BINDIR)/coolcal $(MANDIR)/coolcal.1 $(PREFIX)/share/bash-completi
 	$(ZSHDIR)/_coolcal $(PREFIX)/share/fish/vendor_completions.d/coolcal.fish \
 	$(USERUNITDIR)/coolcal-merge.service $(USERUNITDIR)/coolcal-merge.timer $(DOCDIR)/examples/crontab
 
-release: deps
+release: deps-release
 	@set -o pipefail; $(SWIFT) build $(RELEASE_FLAGS) 2>&1 | { grep -vxF -f $(LINK_WARNING) || true; }
 
 install:
@@ -143,6 +165,12 @@ deb: release
 # make install and make deb, checked in DESTDIRs (never system-wide): Tests/Install/run.sh.
 install-test: build release
 	bash Tests/Install/run.sh
+
+# The README's two commands, verbatim, as root in a fresh Debian bookworm minbase root (mmdebstrap)
+# with the toolchain bound in and a clone of HEAD: not in CI nor in make test; needs root and
+# the network, takes about as long as make test from nothing. Log: .build/fresh-check.log.
+fresh-check:
+	bash .ci/fresh-check.sh
 
 clean:
 	rm -rf .build

@@ -51,13 +51,21 @@ same "the service runs /usr/bin/coolcal merge -q" "ExecStart=/usr/bin/coolcal me
   "$(grep '^ExecStart=' "$d/usr/lib/systemd/user/coolcal-merge.service")"
 same "the crontab example names /usr/bin/coolcal" "*/5 * * * * /usr/bin/coolcal merge -q --me me@example.com --spool \$HOME/.local/share/coolcal/spool \$HOME/calendars/work.ics" \
   "$(grep -v '^#' "$d/usr/share/doc/coolcal/examples/crontab")"
+# systemd-analyze verify (make deps-test installs systemd) runs `man coolcal(1)` for the units'
+# Documentation=: with MANPATH at the DESTDIR's man pages it finds the installed one.
 if command -v systemd-analyze >/dev/null; then
   # (a copy whose ExecStart is the DESTDIR's binary: verify checks that it is executable)
-  u=$tmp/units; mkdir -p "$u" "$tmp/run"; chmod 700 "$tmp/run"
+  u=$tmp/units; mkdir -p "$u" "$tmp/run" "$tmp/no-man"; chmod 700 "$tmp/run"
   sed "s|^ExecStart=/usr/bin/|ExecStart=$d/usr/bin/|" "$d/usr/lib/systemd/user/coolcal-merge.service" >"$u/coolcal-merge.service"
   cp "$d/usr/lib/systemd/user/coolcal-merge.timer" "$u/"
-  check "systemd-analyze verify accepts the user unit and its timer" env XDG_RUNTIME_DIR="$tmp/run" \
-    systemd-analyze verify --user --man=no "$u/coolcal-merge.service" "$u/coolcal-merge.timer"
+  check "systemd-analyze verify accepts the user unit and its timer, Documentation=man:coolcal(1) found in the install" \
+    env XDG_RUNTIME_DIR="$tmp/run" MANPATH="$d/usr/share/man" systemd-analyze verify --user "$u/coolcal-merge.service" "$u/coolcal-merge.timer"
+  # (the man check is real: with no coolcal(1) on MANPATH verify fails, man's exit code 16)
+  out=$(env XDG_RUNTIME_DIR="$tmp/run" MANPATH="$tmp/no-man" systemd-analyze verify --user "$u/coolcal-merge.service" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && [[ $out == *"man coolcal(1)"*"code 16"* ]]; then ok "systemd-analyze verify fails when man cannot find coolcal(1) (the check above is real)"
+  else not_ok "systemd-analyze verify fails when man cannot find coolcal(1) (the check above is real)" "exit $rc: $out"; fi
+else
+  not_ok "systemd-analyze is installed (package systemd: make deps-test)"
 fi
 
 # 2. PREFIX=/usr/local (the default): zsh's site-functions, paths under /usr/local.
