@@ -51,18 +51,18 @@ package enum AnswerCommand {
         return answered ? .ok : .busy
     }
 
-    /// What to say when an iTIP answer was recorded but not mailed: the organizer was
-    /// not told, and how to tell them.
+    /// What to say when an iTIP answer to an inbox entry (by number, in `review`, from a
+    /// notification) was recorded but not mailed: the organizer was not told, and how to
+    /// tell them. (A file answered by name says nothing more: scripts read that line.)
     private static func untold(_ kind: AnswerKind, _ outcome: AnswerOutcome, file: InvitationFile, options: AnswerOptions,
                                entry: InboxEntry?) -> String? {
-        guard !options.reply, !options.dryRun, let partstat = kind.partstat, MailReply.hasOrganizer(file),
+        guard let entry, !options.reply, !options.dryRun, let partstat = kind.partstat, MailReply.hasOrganizer(file),
               !file.invite.isCancellation, !file.invite.isAttendeeTraffic else { return nil }
         switch outcome {
         case .accepted(.accepted, _, _, _), .accepted(.tentative, _, _, _), .declined: break
         default: return nil
         }
         let flag = partstat == "ACCEPTED" ? "--accept" : partstat == "DECLINED" ? "--decline" : "--tentative"
-        let name = entry.map { String($0.number) } ?? "INVITE"
-        return "  the organizer was not told: 'coolcal reply \(flag) --send \(name)' tells them (or 'reply = mail' in the config)"
+        return "  the organizer was not told: 'coolcal reply \(flag) --send \(entry.number)' tells them (or 'reply = mail' in the config)"
     }
 }

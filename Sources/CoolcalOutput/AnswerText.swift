@@ -12,23 +12,29 @@ package enum AnswerText {
         case .accepted(let verb, let invite, let write, let target):
             let what = invite.isCancellation && write == .unchanged
                 ? "already cancelled in \(target.shown)" : write.describe(target.shown)
-            return ["\(word(verb)): \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(what)"]
+            return ["\(word(verb)): \(PrintableText.title(invite.title))\(idNote(invite)): \(what)"]
         case .busy(let invite, let report):
             let n = report.conflicts.count
-            return ["not accepted: \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
+            return ["not accepted: \(PrintableText.title(invite.title))\(idNote(invite)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
                 + report.conflicts.map { c in
                     "  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
                 }
         case .held(let invite, let reason, let detail, let target):
-            return ["held: \(PrintableText.title(invite.title)) (id \(invite.id.text)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
+            return ["held: \(PrintableText.title(invite.title))\(idNote(invite)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
         case .preview:
             return []
         case .declined(let invite, let undone):
             let said = undone.map(describe)
-            return ["declined: \(PrintableText.title(invite.title)) (id \(invite.id.text))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
+            return ["declined: \(PrintableText.title(invite.title))\(idNote(invite))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
         case .commented(let invite):
-            return ["commented: \(PrintableText.title(invite.title)) (id \(invite.id.text))"]
+            return ["commented: \(PrintableText.title(invite.title))\(idNote(invite))"]
         }
+    }
+
+    /// ` (id ID)`, or nothing for a long UID (Outlook's run past 100 characters): the
+    /// title names it, and a long id would push the line out of a terminal.
+    private static func idNote(_ invite: Invite) -> String {
+        InboxText.shortID(invite.id.text).map { " (id \($0))" } ?? ""
     }
 
     private static func word(_ verb: AnswerOutcome.AcceptVerb) -> String {

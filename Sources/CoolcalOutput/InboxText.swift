@@ -21,10 +21,13 @@ package struct InboxText {
             let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
             let title = e.title.isEmpty ? "---" : PrintableText.title(e.title)
-            var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))  [\(e.id)]"
+            var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))"
+            // A long UID (Outlook's run past 100 characters) is left to `inbox open N`.
+            if let id = InboxText.shortID(e.id) { line += "  [\(id)]" }
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
             if let held = e.held { line += "  held: \(e.kind == .invitation ? "" : e.kind.rawValue + ", ")\(held.rawValue)" }
             if let said = InboxText.stateWords(e.state) { line += "  (\(said))" }
+            if e.untold, let answer = e.answer { line += "  (\(InboxText.untold(answer, number: e.number)))" }
             out += style.paint(line, InboxText.colour(for: e)) + "\n"
         }
         out += dates.zoneLine + "\n"
@@ -43,6 +46,16 @@ package struct InboxText {
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
             + (e.held.map { "  held for you: \($0.rawValue) (a \(e.kind.rawValue); accept N or decline N decides)\n" } ?? "")
             + (InboxText.stateWords(e.state).map { "  \($0)\n" } ?? "")
+            + (e.untold ? e.answer.map { "  " + InboxText.untold($0, number: e.number) + "\n" } ?? "" : "")
+    }
+
+    /// An id short enough for a one-line listing (24 characters at most), else nil.
+    package static func shortID(_ id: String) -> String? { id.count <= 24 ? id : nil }
+
+    /// What a listing says of an answer recorded but not mailed to the organizer.
+    package static func untold(_ answer: Answer, number: Int64?) -> String {
+        let flag = answer == .accepted ? "--accept" : answer == .declined ? "--decline" : "--tentative"
+        return "organizer not told: coolcal reply \(flag) --send \(number.map(String.init) ?? "ID")"
     }
 
     /// What a line says of an entry whose event moved on; nil for the current word.
@@ -136,6 +149,7 @@ package struct ResponsesText {
                     ("answered_at", .string(OccurrenceTime.instant(Int64(e.answeredAt.timeIntervalSince1970)).jsonString)),
                     ("delivery", .string(e.delivery.rawValue)),
                     ("mail_delivery", e.mail.map { .string($0.rawValue) } ?? .null),
+                    ("state", .string(e.state.rawValue)),
                 ])
             }))]))
         }
@@ -146,6 +160,8 @@ package struct ResponsesText {
             var line = "\(mark) \(e.title.isEmpty ? "---" : style.printable(e.title))  \(dates.range(start: e.start, end: e.end))"
             if e.delivery == .queued || e.delivery == .failed { line += "  (\(e.delivery.rawValue))" }
             if let mail = e.mail { line += mail == .delivered ? "  (mailed)" : "  (mail \(mail.rawValue))" }
+            if let said = InboxText.stateWords(e.state) { line += "  (\(said))" }
+            if e.untold { line += "  (\(InboxText.untold(e.answer, number: e.number)))" }
             if let c = e.comment { line += "\n    " + style.printable(c, keepNewlines: true).replacingOccurrences(of: "\n", with: "\n    ") }
             return line + "\n"
         }.joined() + dates.zoneLine + "\n"

@@ -59,6 +59,8 @@ public struct InboxEntry: Equatable, Sendable {
     public var state: InboxState = .current
     /// Dismissed in `review` (`x`) without an answer: the organizer was told nothing.
     public var dismissed = false
+    /// Its latest answer was recorded but not mailed to its organizer (an iTIP invitation).
+    public var untold = false
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
     /// dismissed: what `inbox --unanswered` lists and `review` walks.
@@ -97,6 +99,12 @@ public struct ResponseEntry: Equatable, Sendable {
     /// How its REPLY by mail stands (`delivered`: handed to sendmail); nil when it
     /// was not answered by mail.
     public var mail: Delivery? = nil
+    /// Where the invitation's event stands now (its inbox entry's `state`).
+    public var state: InboxState = .current
+    /// Its inbox number, when the inbox has it.
+    public var number: Int64? = nil
+    /// An answer to an iTIP invitation with an organizer, not mailed to them.
+    public var untold = false
 }
 
 /// One request waiting in (or refused from) the RSVP outbox.

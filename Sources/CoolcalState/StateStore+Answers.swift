@@ -58,7 +58,9 @@ extension StateStore {
     /// Every answer, sorted by the invitation's start, then by when it was given. Starts
     /// compare as their JSON text, so an all-day date sorts before that day's times.
     public func responses() throws -> [ResponseEntry] {
-        try database.transaction(.deferred) {
+        var entries: [String: InboxEntry] = [:]
+        for entry in try inbox() where entries[entry.id] == nil { entries[entry.id] = entry }
+        return try database.transaction(.deferred) {
             let mail = try mailDeliveries()
             return try database.prepare("""
                 SELECT r.key, r.invite_id, r.answer, r.comment, r.answered_at, r.title, r.start, r."end",
@@ -72,12 +74,15 @@ extension StateStore {
                 }
                 let delivery: Delivery = row.int(9) != 0 ? .delivered
                     : row.text(10).flatMap { Delivery(rawValue: $0) } ?? .local
+                let id = row.text(1) ?? ""
+                let entry = entries[id]
                 return ResponseEntry(
-                    key: key, inviteID: row.text(1) ?? "", answer: answer, comment: row.text(3),
+                    key: key, inviteID: id, answer: answer, comment: row.text(3),
                     answeredAt: Self.date(row.double(4)), title: row.text(5) ?? "",
                     start: try time(row.text(6), column: "start", id: key),
                     end: try time(row.text(7), column: "end", id: key), allDay: row.int(8) != 0, delivery: delivery,
-                    mail: mail[key])
+                    mail: mail[key], state: entry?.state ?? .current, number: entry?.number,
+                    untold: answer != .comment && mail[key] == nil && entry?.organizer != nil && entry?.kind == .invitation)
             }
         }
     }

@@ -55,10 +55,12 @@ extension StateStore {
     public func inbox() throws -> [InboxEntry] {
         try database.transaction(.deferred) {
             let marks = try answers()
+            let untold = try untoldAnswers()
             var entries = try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
                 .rows { row in
                     var entry = try inboxEntry(row)
                     entry.answer = marks[entry.id]
+                    entry.untold = entry.organizer != nil && entry.kind == .invitation && untold.contains(entry.id)
                     return entry
                 }
             try InboxStates(database: database).annotate(&entries)

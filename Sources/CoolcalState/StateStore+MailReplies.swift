@@ -77,4 +77,17 @@ extension StateStore {
         }
         return result
     }
+
+    /// The invitations whose latest answer (accepted, declined, tentative) was recorded
+    /// but not mailed: no REPLY was queued or sent for it.
+    package func untoldAnswers() throws -> Set<String> {
+        var latest: [String: String] = [:]
+        _ = try database.prepare("""
+            SELECT invite_id, key FROM responses WHERE answer IN ('accepted', 'declined', 'tentative') ORDER BY id
+            """).rows { row -> Void in
+            if let id = row.text(0), let key = row.text(1) { latest[id] = key }
+        }
+        let mailed = try mailDeliveries()
+        return Set(latest.filter { mailed[$0.value] == nil }.keys)
+    }
 }

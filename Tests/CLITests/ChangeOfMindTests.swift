@@ -161,7 +161,7 @@ import Testing
         // Without --me the answer cannot go into the stored copy: said, and nothing written.
         let acceptedText = try read(cal)
         let anonymous = try Binary.run(["decline", "1"], env: env)
-        #expect(anonymous.stdout == "declined: Standup (id standup-9@example.org)\n")
+        #expect(anonymous.stdout == "declined: Standup (id standup-9@example.org)\n" + "  the organizer was not told: 'coolcal reply --decline --send 1' tells them (or 'reply = mail' in the config)\n")
         #expect(anonymous.stderr.hasPrefix("coolcal: warning: inbox 1: no --me (or 'me' in the config): your PARTSTAT in the stored event stays as the organizer sent it\n"))
         #expect(try read(cal) == acceptedText)
         // The user adds an alarm to the stored event; declining keeps it, byte for byte.
@@ -170,14 +170,14 @@ import Testing
         withAlarm.insert(contentsOf: "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Standup\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n", at: end.lowerBound)
         try Data(withAlarm.utf8).write(to: URL(fileURLWithPath: cal))
         let declined = try Binary.run(["decline"] + me + ["1"], env: env)
-        #expect(declined.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(real(cal))\n")
+        #expect(declined.stdout == "declined: Standup (id standup-9@example.org): marked declined in \(real(cal))\n" + "  the organizer was not told: 'coolcal reply --decline --send 1' tells them (or 'reply = mail' in the config)\n")
         let text = try read(cal)
         #expect(text == withAlarm.replacingOccurrences(of: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\r\n",
                                                        with: "ATTENDEE;PARTSTAT=DECLINED:mailto:me@example.com\r\n"),
                 "only the owner's ATTENDEE line changed")
         #expect(text.contains("UID:standup-9@example.org\r\n") && text.contains("SEQUENCE:0\r\n"), "the organizer's version, so updates match")
         #expect(text.hasPrefix(String(Self.original.dropLast("END:VCALENDAR\r\n".count))) && text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))
-        #expect(try Binary.run(["accept"] + me + ["1", cal], env: env).stdout == "accepted: Standup (id standup-9@example.org): updated in \(cal)\n")
+        #expect(try Binary.run(["accept"] + me + ["1", cal], env: env).stdout == "accepted: Standup (id standup-9@example.org): updated in \(cal)\n" + "  the organizer was not told: 'coolcal reply --accept --send 1' tells them (or 'reply = mail' in the config)\n")
         #expect(try read(cal).contains("ATTENDEE;PARTSTAT=ACCEPTED:mailto:me@example.com\r\n"))
         #expect(try answers(env) == ["accepted", "declined", "accepted"])
     }

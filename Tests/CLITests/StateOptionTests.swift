@@ -19,4 +19,23 @@ import Testing
         let unnamed = try Binary.run(["conflicts", "1", Binary.sample("work.ics")], env: env)
         #expect(unnamed.status == 66, "\(unnamed.stdout)\(unnamed.stderr)")
     }
+
+    /// Settled: `--state` on every command but `help` and `completions`, so one wrapper
+    /// can pass it to any; `events` takes it and reads or creates nothing there.
+    @Test func everyCommandButHelpAndCompletionsTakesState() throws {
+        let usage = try Binary.run(["--help"]).stdout
+        let commands = usage.components(separatedBy: "Commands:\n").last?.components(separatedBy: "\n\n").first?
+            .split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) } ?? []
+        #expect(commands.count >= 15, "\(usage)")
+        for command in commands where !["help", "completions"].contains(command) {
+            let help = try Binary.run(["help", command])
+            #expect(help.stdout.contains("--state DIR"), "\(command) takes no --state")
+        }
+        let dir = try Spawn.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let events = try Binary.run(["events", "--state", dir + "/state", "--from", "2022-08-20T00:00:00Z", "--to", "2022-08-21T00:00:00Z",
+                                     Binary.sample("work.ics")])
+        #expect(events.status == 0, "\(events.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/state"))
+    }
 }

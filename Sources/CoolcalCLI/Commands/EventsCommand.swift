@@ -14,7 +14,7 @@ package struct EventsCommand: CommandUnit, Equatable {
         usage: "coolcal events [options] [CAL...]",
         summary: "list the occurrences in a time window (an agenda)",
         options: [from.spec, to.spec, SharedOptions.json.spec, SharedOptions.tz.spec, SharedOptions.me.spec,
-                  SharedOptions.color.spec],
+                  SharedOptions.color.spec, SharedOptions.state.spec],
         examples: [
             "coolcal events --from 2022-08-20T00:00:00Z --to 2022-08-21T00:00:00Z ~/cal.ics",
             "coolcal events --from 2022-08-20 --json work.ics",

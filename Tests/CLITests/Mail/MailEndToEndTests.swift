@@ -107,8 +107,10 @@ import Testing
         #expect(first?["from"] as? String == (forwarded ? "Bob Forwarder <bob@example.org>" : MailCorpus.from))
         #expect(first?["subject"] as? String == (forwarded ? "Fwd: Einladung" : MailCorpus.subject))
         let inbox = try Binary.run(["inbox", "--state", d.path + "/mail/state"])
-        #expect(inbox.stdout.contains("  from " + (forwarded ? "Bob Forwarder <bob@example.org>  held: not from the organizer"
-                                                             : MailCorpus.from) + "\n"), "\(inbox.stdout)")
+        // Accepted without --reply: the line says the organizer was not told, and how.
+        #expect(inbox.stdout.contains("  from " + (forwarded ? "Bob Forwarder <bob@example.org>  held: not from the organizer\n"
+                                                             : MailCorpus.from + "  (organizer not told: coolcal reply --accept --send 1)\n")),
+                "\(inbox.stdout)")
     }
 
     @Test func aCancellationByMailAppliesAsTheBareOne() throws {
