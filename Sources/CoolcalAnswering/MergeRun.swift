@@ -51,7 +51,7 @@ package struct MergeRun {
         let settings = store.settings
         let diagnostics = settings.diagnostics
         let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
-                                          state: { try store.open() })
+                                          report: policy == .report, state: { try store.open() })
         defer { spool.unlock() }
         // Protocol order, not directory order: a CANCEL in new/ after the REQUEST in cur/.
         let items = ProtocolOrder.sorted(try spool.items(floatingZone: settings.zone, diagnostics: diagnostics))
@@ -111,6 +111,9 @@ package struct MergeRun {
         if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
         TestHook.pause(at: "merge-before-remember")
         try spool.finish(settled.compactMap(\.finished))
+        if policy == .report {
+            try spool.remember(reported: settled.map { MergeFinished(name: $0.item.name, failed: false, outcome: $0.item.outcome, note: "") })
+        }
         for settlement in settled {
             report(settlement.item)
             if let warning = settlement.warning { diagnostics.warn(warning) }

@@ -18,6 +18,9 @@ import CoolcalSupport
 package final class MaildirSource: MergeSource {
     package let maildir: Maildir
     package let realPath: String
+    /// What its messages are remembered under: the real path, or for a `--policy report`
+    /// run `report:` and the real path (what a report run saw is not what a real run answered).
+    package let memory: String
     package let store: StateStore
     package let mark: Bool
     package let now: Date
@@ -30,13 +33,15 @@ package final class MaildirSource: MergeSource {
 
     package var directory: String { maildir.directory }
 
-    package init(_ maildir: Maildir, store: StateStore, mark: Bool, now: Date, lockTimeout: TimeInterval) throws {
+    package init(_ maildir: Maildir, store: StateStore, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false) throws {
         self.maildir = maildir
         realPath = maildir.realPath
+        memory = (report ? "report:" : "") + maildir.realPath
         self.store = store
-        self.mark = mark
+        // A report run changes nothing in the Maildir.
+        self.mark = mark && !report
         self.now = now
-        intake = MessageIntake(store: store, realPath: maildir.realPath, now: now)
+        intake = MessageIntake(store: store, realPath: memory, now: now)
         let hash = MessageReader.sha256(Data(realPath.utf8)).prefix(32)
         lock = try FileLock(path: store.directory + "/maildir-\(hash).lock", timeout: lockTimeout)
     }
@@ -45,7 +50,7 @@ package final class MaildirSource: MergeSource {
         var items: [SpoolItem] = []
         let messages = try maildir.messages()
         // What earlier runs saw, by file name, in one query: such a message is not even opened.
-        let remembered = try store.spools.rememberedNames(maildir: realPath)
+        let remembered = try store.spools.rememberedNames(maildir: memory)
         let bases = messages.map { Self.baseName($0.file) }
         try forgetVanished(remembered, present: bases, diagnostics: diagnostics)
         for (message, base) in zip(messages, bases) {
@@ -89,9 +94,9 @@ package final class MaildirSource: MergeSource {
     private func forgetVanished(_ remembered: Set<String>, present names: [String], diagnostics: Diagnostics) throws {
         guard !names.isEmpty else { return }
         let vanished = remembered.subtracting(names)
-        let missing = try store.spools.missingNames(maildir: realPath)
+        let missing = try store.spools.missingNames(maildir: memory)
         guard !vanished.isEmpty || !missing.isEmpty else { return }
-        let forgotten = try store.spools.settleMissing(maildir: realPath, vanished: vanished, missing: missing, now: now,
+        let forgotten = try store.spools.settleMissing(maildir: memory, vanished: vanished, missing: missing, now: now,
                                                        after: Self.forgetAfter)
         if forgotten > 0 {
             diagnostics.note("\(directory): forgot \(forgotten) message\(forgotten == 1 ? "" : "s") missing from the Maildir for a day")
@@ -123,6 +128,11 @@ package final class MaildirSource: MergeSource {
         let base = names[name]
         try intake.remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base)
         if let base { try intake.remember(key: "name:" + base, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base) }
+    }
+
+    /// A report run's items, remembered (in its own memory) as reported.
+    package func remember(reported items: [MergeFinished]) throws {
+        try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
     }
 
     package func unlock() { lock.unlock() }

@@ -22,10 +22,11 @@ package final class MboxSource: MergeSource {
     /// An mbox is read whole, up to this size.
     package static let maxBytes = 1 << 30
 
-    package init(path: String, store: StateStore, now: Date, lockTimeout: TimeInterval) throws {
+    /// `report`: a `--policy report` run, remembered apart (as a Maildir's).
+    package init(path: String, store: StateStore, now: Date, lockTimeout: TimeInterval, report: Bool = false) throws {
         self.path = path
         let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        intake = MessageIntake(store: store, realPath: realPath, now: now)
+        intake = MessageIntake(store: store, realPath: (report ? "report:" : "") + realPath, now: now)
         let hash = MessageReader.sha256(Data(realPath.utf8)).prefix(32)
         lock = try FileLock(path: store.directory + "/maildir-\(hash).lock", timeout: lockTimeout)
     }
@@ -72,6 +73,11 @@ package final class MboxSource: MergeSource {
             try intake.remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
         }
         try intake.flush()
+    }
+
+    /// A report run's items, remembered (in its own memory) as reported.
+    package func remember(reported items: [MergeFinished]) throws {
+        try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
     }
 
     package func unlock() { lock.unlock() }

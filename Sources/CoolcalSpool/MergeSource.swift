@@ -25,6 +25,10 @@ public protocol MergeSource: AnyObject {
     func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws
     /// `finish` of several items, in order (a plain spool syncs its directories once).
     func finish(_ items: [MergeFinished]) throws
+    /// `merge --policy report`: remembers what the run reported, apart from what real runs
+    /// answered, so that the next report run is silent about it and a real run still
+    /// answers it (a mailbox's messages; a plain spool reports its files every time).
+    func remember(reported items: [MergeFinished]) throws
     /// Releases the run lock.
     func unlock()
 }
@@ -49,20 +53,23 @@ extension MergeSource {
     public func finish(_ items: [MergeFinished]) throws {
         for item in items { try finish(item.name, failed: item.failed, outcome: item.outcome, note: item.note) }
     }
+
+    public func remember(reported items: [MergeFinished]) throws {}
 }
 
 public enum MergeSources {
     /// A Maildir (a directory with `cur/` and `new/`), an mbox file, else a plain spool; the run lock is
     /// taken before anything is listed. `state` opens the state (a Maildir's record and lock).
     /// - Throws: 66 for a missing directory, 75 when another merge holds the lock.
-    public static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval,
+    /// `report`: a `--policy report` run, whose mailbox memory is its own.
+    public static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false,
                             state: () throws -> StateStore) throws -> MergeSource {
         if Maildir.isMaildir(directory) {
             return try MaildirSource(Maildir(directory: directory), store: state(), mark: mark, now: now,
-                                     lockTimeout: lockTimeout)
+                                     lockTimeout: lockTimeout, report: report)
         }
         if MboxSource.isMbox(directory) {
-            return try MboxSource(path: directory, store: state(), now: now, lockTimeout: lockTimeout)
+            return try MboxSource(path: directory, store: state(), now: now, lockTimeout: lockTimeout, report: report)
         }
         let spool = Spool(directory: directory)
         // Checked before the run lock: a missing spool is 66 naming it, not a failure
