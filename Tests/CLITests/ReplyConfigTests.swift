@@ -132,4 +132,19 @@ import Testing
         let unanswered = try Binary.run(["inbox", "--unanswered", "--state", pane.dir + "/state"])
         #expect(!unanswered.stdout.contains("Budget") && !unanswered.stdout.contains("Planning"), "\(unanswered.stdout)")
     }
+
+    /// What a bare `merge -q` lacks is said once, by `coolcal config`, not by every run.
+    @Test func configSaysWhatABareMergeLacks() throws {
+        let dir = try Spawn.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/xdg/coolcal", withIntermediateDirectories: true)
+        let file = dir + "/xdg/coolcal/config"
+        try Data("me = \(T.me)\n".utf8).write(to: URL(fileURLWithPath: file))
+        let lacking = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": dir + "/xdg"])
+        #expect(lacking.stdout.hasSuffix("\nnote: 'coolcal merge -q' alone (the systemd unit, a cron line without operands) needs "
+                                         + "spool, calendar: add them to \(file)\n"), "\(lacking.stdout)")
+        try Data("me = \(T.me)\nspool = \(dir)/spool\ncalendar = \(dir)/cal.ics\n".utf8).write(to: URL(fileURLWithPath: file))
+        let complete = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": dir + "/xdg"])
+        #expect(complete.status == 0 && !complete.stdout.contains("note:"), "\(complete.stdout)")
+    }
 }

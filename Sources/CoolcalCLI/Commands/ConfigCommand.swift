@@ -88,6 +88,20 @@ package struct ConfigReport {
         }
         return rows.map { row in
             row.key.padding(toLength: max(14, row.key.count + 1), withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
-        }.joined()
+        }.joined() + (missing.map { $0 + "\n" } ?? "")
+    }
+
+    /// What a bare `coolcal merge -q` (the systemd unit, a cron line without operands)
+    /// lacks, said once here rather than by every run; nil when nothing.
+    package var missing: String? {
+        let config = settings.config
+        var lacking: [String] = []
+        if settings.me.isEmpty { lacking.append("me") }
+        if settings.setting(SettingsTable.spool).value == nil { lacking.append("spool") }
+        if config.calendars.isEmpty { lacking.append("calendar") }
+        guard !lacking.isEmpty else { return nil }
+        let file = config.path ?? Config.path(environment: environment) ?? "the config file"
+        return "note: 'coolcal merge -q' alone (the systemd unit, a cron line without operands) needs "
+            + lacking.joined(separator: ", ") + ": add " + (lacking.count == 1 ? "it" : "them") + " to " + file
     }
 }
