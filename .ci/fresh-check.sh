@@ -7,7 +7,10 @@
 #   and extracted afresh on every run into .build/fresh/root;
 # - the toolchain (the directory holding the swift on PATH, usually /opt/swift) bound in
 #   read-only at the same path and put first on PATH;
-# - a clone of the committed HEAD (uncommitted changes are not checked) in /root/coolcal;
+# - a clone of the committed HEAD (uncommitted changes are not checked) in /usr/local/src/coolcal
+#   (not under /root, mode 0700: a test runs the built coolcal as nobody);
+# - the host's network set-up: its resolv.conf and its local CA certificates
+#   (/usr/local/share/ca-certificates, e.g. a TLS-intercepting proxy's, for pip's HTTPS to PyPI);
 # - each command of README.md's Two commands (the lines starting `sh ./run demo`, `sh ./run test`)
 #   run there in a chroot, in a mount and PID namespace of its own (nothing it mounts or
 #   starts outlives it), with PATH, HOME and TERM only.
@@ -68,23 +71,28 @@ rm -rf "$root"
 mkdir -p "$root"
 tar -C "$root" -xf "$tarball"
 cat /etc/resolv.conf >"$root/etc/resolv.conf"
+# (update-ca-certificates adds them when the commands install ca-certificates)
+cas=$(find /usr/local/share/ca-certificates -name '*.crt' 2>/dev/null | wc -l)
+[ "$cas" = 0 ] || { cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+  say "fresh-check: the host's $cas local CA certificate(s) copied in (/usr/local/share/ca-certificates)"; }
 mkdir -p "$root$toolchain"
-git clone -q --no-hardlinks "$top" "$root/root/coolcal"
-head=$(git -C "$root/root/coolcal" log -1 --format='%h %s' | cut -c1-100)
+src=/usr/local/src/coolcal
+git clone -q --no-hardlinks "$top" "$root$src"
+head=$(git -C "$root$src" log -1 --format='%h %s' | cut -c1-100)
 say "fresh-check: coolcal $head; toolchain $toolchain ($("$swift" --version 2>/dev/null | head -1))"
 [ -z "$(git status --porcelain --untracked-files=no)" ] || say "fresh-check: (the working tree has uncommitted changes: not checked)"
 
 path=$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-# inside CMD: CMD (one shell line) in the root, in /root/coolcal, as root.
+# inside CMD: CMD (one shell line) in the root, in the clone, as root.
 inside() {
   unshare --mount --pid --fork --propagation private bash -c '
-    set -e; r=$1 tc=$2 path=$3; shift 3
+    set -e; r=$1 tc=$2 path=$3 src=$4; shift 4
     mount --rbind /dev "$r/dev"
     mount -t proc proc "$r/proc"
     mount --rbind /sys "$r/sys"
     mount --bind "$tc" "$r$tc"; mount -o remount,bind,ro "$r$tc"
-    exec chroot "$r" env -i PATH="$path" HOME=/root TERM=xterm-256color sh -c "cd /root/coolcal && $1"
-  ' sh "$root" "$toolchain" "$path" "$1"
+    exec chroot "$r" env -i PATH="$path" HOME=/root TERM=xterm-256color sh -c "cd $src && $1"
+  ' sh "$root" "$toolchain" "$path" "$src" "$1"
 }
 packages() { chroot "$root" dpkg-query -W -f '${Package}\n' | sort; }
 
