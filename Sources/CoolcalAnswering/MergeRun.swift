@@ -32,6 +32,9 @@ package struct MergeRun {
     package var lockTimeout: TimeInterval
     /// `merge -q`: queued answers are told only once they have waited this long.
     package var patience: TimeInterval?
+    /// Whether the run delivers the outbox at its end (`process` leaves it queued: a slow
+    /// sendmail or server must not hold a mail delivery).
+    package var deliverOutbox = true
     package let notes: MergeNotes
 
     package init(store: AnswerStore, spoolDirectory: String, calendars: [String], lockTimeout: TimeInterval, notes: MergeNotes) {
@@ -47,11 +50,13 @@ package struct MergeRun {
     /// nothing); `report` gets each invitation's outcome, in spool order, once it is
     /// settled. Returns the last calendar write that failed (those invitations stay
     /// pending), nil when none did.
-    package func run(listed: () -> Void = {}, report: (MergeItem) -> Void) throws -> Error? {
+    /// `source`: where the invitations come from (`process`'s message); nil: the spool
+    /// directory's.
+    package func run(source: (() throws -> MergeSource)? = nil, listed: () -> Void = {}, report: (MergeItem) -> Void) throws -> Error? {
         let settings = store.settings
         let diagnostics = settings.diagnostics
-        let spool = try MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
-                                          report: policy == .report, state: { try store.open() })
+        let spool = try source?() ?? MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
+                                                       report: policy == .report, state: { try store.open() })
         defer { spool.unlock() }
         // Protocol order, not directory order: a CANCEL in new/ after the REQUEST in cur/.
         let items = ProtocolOrder.sorted(try spool.items(floatingZone: settings.zone, diagnostics: diagnostics))
@@ -67,13 +72,15 @@ package struct MergeRun {
         }
         guard !items.isEmpty else {
             // Nothing new: still the moment to deliver answers a down server left queued.
-            if policy != .report, try store.server() != nil || reply { try store.deliver(try store.open(), patience: patience) }
+            if policy != .report, deliverOutbox, try store.server() != nil || reply {
+                try store.deliver(try store.open(), patience: patience)
+            }
             return nil
         }
         var pass = try MergePass(run: self, items: items)
         try pass.decide()
         let failure = try settle(&pass, spool: spool, report: report)
-        if let state = pass.state { try store.deliver(state, patience: patience) }
+        if let state = pass.state, deliverOutbox { try store.deliver(state, patience: patience) }
         return failure
     }
 

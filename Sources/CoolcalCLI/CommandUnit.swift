@@ -40,7 +40,7 @@ public struct CommandSpec: Sendable {
 public enum CommandTable {
     package static let units: [any CommandUnit.Type] = [
         ConflictsCommand.self, EventsCommand.self, AcceptCommand.self, DeclineCommand.self, ReplyCommand.self,
-        CommentCommand.self, MergeCommand.self, NotifyCommand.self, ReviewCommand.self, InboxCommand.self, ResponsesCommand.self,
+        CommentCommand.self, MergeCommand.self, ProcessCommand.self, NotifyCommand.self, ReviewCommand.self, InboxCommand.self, ResponsesCommand.self,
         OutboxCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 

@@ -3,6 +3,12 @@ import Foundation
 /// Where a run writes text: a file descriptor in the binary, a string in tests.
 public protocol TextSink: AnyObject {
     func write(_ text: String)
+    /// Bytes as they are (`process --pass-through`'s message), not necessarily UTF-8.
+    func write(bytes: Data)
+}
+
+extension TextSink {
+    public func write(bytes: Data) { write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Collects output in memory.
@@ -18,6 +24,9 @@ public final class FileDescriptorSink: TextSink {
     public init(_ handle: FileHandle) { self.handle = handle }
     public func write(_ text: String) {
         try? handle.write(contentsOf: Data(text.utf8))
+    }
+    public func write(bytes: Data) {
+        try? handle.write(contentsOf: bytes)
     }
 }
 

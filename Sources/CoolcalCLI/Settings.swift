@@ -37,7 +37,8 @@ package struct Settings {
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
         zone = try Settings.zone(common, config, env.variables, diagnostics)
         given = common.given
-        me = SettingsTable.resolve(SettingsTable.me, flags: given, environment: env.variables, config: config.values).values
+        let configured = SettingsTable.resolve(SettingsTable.me, flags: given, environment: env.variables, config: config.values).values
+        me = configured + common.recipients.filter { !configured.contains($0) }
         let noColor = !(env.variables["NO_COLOR"] ?? "").isEmpty || env.variables["TERM"] == "dumb"
         let color: Bool
         switch common.color {

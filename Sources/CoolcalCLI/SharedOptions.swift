@@ -49,6 +49,8 @@ package struct CommonOptions: Equatable {
     package var verbose = false
     /// The command they belong to, for usage messages.
     package var command: String?
+    /// `process --recipient`: addresses added to `me` (the configured one or `--me`).
+    package var recipients: [String] = []
     /// Every valued option as typed, by long name: where `SettingsTable` looks first.
     package var given: [String: [String]] = [:]
 

@@ -68,14 +68,15 @@ package final class MaildirSource: MergeSource {
                 diagnostics.note("\(path): skipped: \(error)")
                 continue
             }
+            // Known by its name from now on, with what was done with it.
+            let known = { (outcome: OutcomeCode) in
+                if outcome == .past && self.mark { _ = try self.maildir.markSeen(message) }
+                try self.intake.remember(key: "name:" + base, outcome: outcome, inviteID: nil, name: base)
+            }
             switch try intake.take(name: message.name, path: path, data: data, floatingZone: floatingZone, diagnostics: diagnostics,
                                    fileName: base) {
-            case .skipped(let outcome):
-                // Known by its name from now on, with what was done with it.
-                if let outcome {
-                    if outcome == .past && mark { _ = try maildir.markSeen(message) }
-                    try intake.remember(key: "name:" + base, outcome: outcome, inviteID: nil, name: base)
-                }
+            case .skipped(let outcome): if let outcome { try known(outcome) }
+            case .seen(let outcome): try known(outcome)
             case .item(let item, let key, let inviteID):
                 pending[message.name] = (message, key, inviteID)
                 names[message.name] = base

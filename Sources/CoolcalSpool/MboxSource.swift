@@ -52,7 +52,7 @@ package final class MboxSource: MergeSource {
                 continue
             }
             switch try intake.take(name: name, path: name, data: message, floatingZone: floatingZone, diagnostics: diagnostics) {
-            case .skipped: continue
+            case .skipped, .seen: continue
             case .item(let item, let key, let inviteID):
                 pending[name] = (key, inviteID)
                 items.append(item)

@@ -28,8 +28,10 @@ package struct MessageIntake {
         /// For the run, with the key it is remembered by once done.
         case item(SpoolItem, key: String, inviteID: String?)
         /// Not for the run; `outcome` is what it is remembered as (nil: not remembered, as
-        /// for one unreadable now or processed before).
+        /// for one unreadable now).
         case skipped(OutcomeCode?)
+        /// Processed by an earlier run, remembered as `outcome`.
+        case seen(OutcomeCode)
     }
 
     /// `path`: what messages call it; `data`: its bytes; `fileName`: the Maildir file name
@@ -51,7 +53,7 @@ package struct MessageIntake {
         } catch let error as MessageError {
             let key = Self.key(error.headers, data)
             if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key) {
-                return .skipped(OutcomeCode(rawValue: seen) ?? .failed)
+                return .seen(OutcomeCode(rawValue: seen) ?? .failed)
             }
             if error.message.hasPrefix("no calendar invitation") {
                 try remember(key: key, outcome: .noInvitation, inviteID: nil, name: fileName)
@@ -67,7 +69,7 @@ package struct MessageIntake {
         if let seen = try store.spools.maildirOutcome(maildir: realPath, key: key)
             ?? (legacy != key ? store.spools.maildirOutcome(maildir: realPath, key: legacy) : nil) {
             diagnostics.note("\(path): skipped: processed by an earlier merge")
-            return .skipped(OutcomeCode(rawValue: seen) ?? .failed)
+            return .seen(OutcomeCode(rawValue: seen) ?? .failed)
         }
         let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {
             var file = try InviteLoader.open(found.calendar, name: path, floatingZone: floatingZone, acceptingReplies: true)

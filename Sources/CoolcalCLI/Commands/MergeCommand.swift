@@ -2,6 +2,7 @@ import CoolcalAnswering
 import CoolcalModel
 import CoolcalOutput
 import CoolcalSchedule
+import CoolcalSpool
 
 /// `coolcal merge [--spool DIR] [--policy P] [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
@@ -86,8 +87,22 @@ package struct MergeCommand: CommandUnit, Equatable {
             }
             if let invite = item.invite, let notice = MergeText.notice(item) { notices?.add(invite, notice) }
         }
+        // What `process` parked (a calendar locked at delivery time, a config then broken) is answered now.
+        let parked = ParkedMessages(stateDirectory: settings.stateDirectory)
+        var parkedFailure: Error?
+        if run.policy != .report, !parked.names().isEmpty {
+            let store = try context.answers
+            parkedFailure = try run.run(source: {
+                try DeliverySource(message: nil, parked: parked, store: try store.open(), now: settings.now,
+                                   lockTimeout: settings.lockTimeout)
+            }) { item in
+                if let line = text.add(item) {
+                    if common.quiet && item.needsAPerson { context.out.write(PrintableText.clean(line) + "\n") } else { context.say(line) }
+                }
+            }
+        }
         notices?.post(context, style: settings.style)
-        return failure.map(ExitStatus.of) ?? .ok
+        return (failure ?? parkedFailure).map(ExitStatus.of) ?? .ok
     }
 }
 

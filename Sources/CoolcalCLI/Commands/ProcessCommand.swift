@@ -1,0 +1,182 @@
+import Foundation
+import CoolcalAnswering
+import CoolcalMail
+import CoolcalModel
+import CoolcalOutput
+import CoolcalSpool
+import CoolcalSupport
+
+/// `coolcal process [CAL...]`: one message on standard input, at delivery time (Sieve,
+/// procmail, maildrop, a Postfix `pipe`), handled as `merge` handles one spool message —
+/// same config, trust, policy, state, locks — with an outcome in RFC 9671's words on
+/// stdout, or the message itself with an `X-Coolcal-Outcome` header (`--pass-through`).
+/// Exit 0 whenever the message should be delivered normally; 75 only when a retry could
+/// succeed, and then the message is parked in the state for the next run as well.
+package struct ProcessCommand: CommandUnit, Equatable {
+    package static let passThrough = Flag("pass-through", help: "write the message to stdout, with an X-Coolcal-Outcome header added (incoming ones removed), instead of the outcome line")
+    package static let recipient = Option<String>("recipient", value: "ADDRESS", repeatable: true, completion: .none, help: "the envelope recipient (Sieve's ${envelope.to}), added to me (repeatable)")
+    package static let deadline = Option<Seconds>("deadline", value: "SECONDS", completion: .none, help: "give up after this long, park the message for the next run and exit 75 (default 8; Dovecot waits 10)")
+
+    package static let spec = CommandSpec(
+        name: "process",
+        usage: "coolcal process [options] [CAL...] < MESSAGE",
+        summary: "answer the invitation in one e-mail on standard input, at delivery (Sieve, procmail, maildrop)",
+        options: [passThrough.spec, recipient.spec, deadline.spec, MergeCommand.policy.spec, MergeCommand.acceptFrom.spec,
+                  SharedOptions.reply.spec, SharedOptions.noReply.spec, SharedOptions.json.spec] + SharedOptions.writing,
+        examples: [
+            "coolcal process --recipient me@example.com ~/calendars/work.ics < message.eml",
+            "coolcal process --pass-through < message.eml > filed.eml",
+        ])
+
+    package var common: CommonOptions
+    package var calendars: [String]
+    package var passThrough = false
+    package var deadline = Seconds(8)
+    package var policy: MergePolicy?
+    package var reply = ReplyChoice.config
+
+    package init(_ p: ParsedArguments) throws {
+        try p.refuseStdin(p.operands[...], "standard input is the message; calendars cannot be read from it")
+        calendars = p.operands
+        common = try CommonOptions(p)
+        common.recipients = try p.all(Self.recipient)
+        passThrough = p.has(Self.passThrough)
+        deadline = try p.value(Self.deadline) ?? Seconds(8)
+        policy = try p.value(MergeCommand.policy)
+        reply = try ReplyChoice(p)
+    }
+
+    package func run(_ context: RunContext) throws -> ExitStatus {
+        let parking = ParkingSpot(stateDirectory: Self.stateDirectory(context))
+        let clock = ProcessDeadline(seconds: deadline.value) { [parking] in
+            let parked = parking.parkOnce()
+            FileHandle.standardError.write(Data("coolcal: error: process: no outcome within the deadline\(parked ? "; the message is parked: the next run answers it" : "")\n".utf8))
+        }
+        let input = StandardInputMessage.read()
+        parking.message = input.complete ? input.data : nil
+        guard input.complete else {
+            return clock.finish { say(ProcessOutcome("no_action", "too large to read (over \(StandardInputMessage.limit) bytes)"),
+                                      context: context, input: input, inviteID: nil, title: nil, parked: false) }
+        }
+        let message = PassThrough.withoutMboxLine(input.data)
+        do {
+            let (outcome, invite) = try answer(message, context: context)
+            return clock.finish { say(outcome, context: context, input: input, inviteID: invite?.id, title: invite?.title, parked: false) }
+        } catch {
+            let status = ExitStatus.of(error)
+            // A retry could succeed: the message waits in the state too (the MTA may not redeliver).
+            let retry = Self.retryable(status)
+            let parked = retry && parking.parkOnce()
+            return clock.finish {
+                _ = say(.failure(error, parked: parked), context: context, input: input, inviteID: nil, title: nil, parked: parked)
+                if retry { context.diagnostics.warn("\(error)") }
+                return retry ? .tempFail : .ok
+            }
+        }
+    }
+
+    /// What a retry could mend: a lock or busy state past the deadline, a server down or
+    /// refusing the credentials, a full disk or failing device, a missing calendar, a config.
+    static func retryable(_ status: ExitStatus) -> Bool {
+        [.tempFail, .ioError, .noPermission, .config, .noInput].contains(status)
+    }
+
+    /// The run: the parked messages and this one, as merge answers a spool.
+    private func answer(_ message: Data, context: RunContext) throws -> (ProcessOutcome, (id: String, title: String)?) {
+        let settings = try context.settings
+        let operands = try settings.calendarOperands(calendars, command: "process")
+        guard !settings.me.isEmpty else {
+            throw ConfigError(message: "process: no 'me' set: add 'me = ADDRESS' to the config file (or give --me or --recipient)")
+        }
+        let store = try context.answers
+        var run = MergeRun(store: store, spoolDirectory: "standard input", calendars: operands, lockTimeout: settings.lockTimeout,
+                           notes: MergeText.notes)
+        run.policy = try policy ?? settings.mergePolicy
+        run.reply = reply.mails(settings)
+        run.deliverOutbox = false
+        var source: DeliverySource?
+        var mine: MergeItem?
+        let failure = try run.run(source: {
+            let opened = try DeliverySource(message: message, parked: ParkedMessages(stateDirectory: store.stateDirectory),
+                                            store: try store.open(), now: settings.now, lockTimeout: settings.lockTimeout)
+            source = opened
+            return opened
+        }) { item in
+            if item.name == DeliverySource.messageName { mine = item }
+        }
+        if let failure { throw failure }
+        if let mine {
+            return (ProcessOutcome.of(mine), mine.invite.map { ($0.id.text, $0.title) })
+        }
+        switch source?.messageSkipped {
+        case .seen(let code)?: return (ProcessOutcome.skipped(code, seen: true), nil)
+        case .skipped(let code)?: return (ProcessOutcome.skipped(code, seen: false), nil)
+        case nil: return (ProcessOutcome("no_action", "no invitation"), nil)
+        }
+    }
+
+    /// The last words: the outcome line (or JSON), or the message with its header.
+    private func say(_ outcome: ProcessOutcome, context: RunContext, input: StandardInputMessage, inviteID: String?, title: String?,
+                     parked: Bool) -> ExitStatus {
+        if passThrough {
+            context.out.write(bytes: PassThrough.message(input.data, outcome: outcome.line))
+            if !input.complete { StandardInputMessage.rest(to: FileHandle.standardOutput) }
+        } else {
+            if !input.complete { StandardInputMessage.rest(to: nil) }
+            if common.json {
+                context.out.write(outcome.json(inviteID: inviteID, title: title, parked: parked) + "\n")
+            } else if !common.quiet {
+                context.out.write(outcome.line + "\n")
+            }
+        }
+        return .ok
+    }
+
+    /// The state directory without the config (which may be what failed).
+    private static func stateDirectory(_ context: RunContext) -> String? {
+        if let settings = try? context.settings { return settings.stateDirectory }
+        let env = context.environment.variables
+        if let dir = context.common.state ?? env["COOLCAL_STATE"].flatMap({ $0.isEmpty ? nil : $0 }) { return dir }
+        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
+        return env["HOME"].map { $0 + "/.local/share/coolcal" }
+    }
+}
+
+/// Where `process` parks its message, once, from whichever thread gets there first.
+final class ParkingSpot: @unchecked Sendable {
+    private let lock = NSLock()
+    private let stateDirectory: String?
+    private var done = false
+    /// The message, once read whole.
+    var message: Data? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    private var stored: Data?
+
+    init(stateDirectory: String?) { self.stateDirectory = stateDirectory }
+
+    /// Parks the message unless done already; false when it could not be.
+    func parkOnce() -> Bool {
+        lock.withLock {
+            if done { return true }
+            guard let stored, let stateDirectory else { return false }
+            done = (try? ParkedMessages(stateDirectory: stateDirectory).park(stored)) != nil
+            return done
+        }
+    }
+}
+
+/// `--deadline SECONDS`: a positive number of seconds (`8`, `2.5`, `8s`), at most 600.
+package struct Seconds: ArgumentValue, Equatable, Sendable {
+    package var value: Double
+    package init(_ value: Double) { self.value = value }
+    package init?(argument: String) {
+        let text = argument.hasSuffix("s") ? String(argument.dropLast()) : argument
+        guard let value = Double(text), value > 0, value <= 600 else { return nil }
+        self.value = value
+    }
+    package static func invalid(_ text: String, option: String) -> String {
+        "--\(option) must be a number of seconds above 0 and at most 600, not '\(text)'"
+    }
+}

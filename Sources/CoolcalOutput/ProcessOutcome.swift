@@ -1,0 +1,78 @@
+import CoolcalAnswering
+import CoolcalModel
+import CoolcalSupport
+import CoolcalWriting
+
+/// What `coolcal process` says of the message it was handed: RFC 9671's outcome word
+/// (`added`, `updated`, `no_action`, `error`) first, coolcal's in parentheses —
+/// `added (accepted)`, `updated (cancelled)`, `no_action (held: unknown sender)`,
+/// `no_action (no invitation)`, `error (REASON)` — on stdout and in the pass-through
+/// copy's `X-Coolcal-Outcome` header.
+package struct ProcessOutcome: Equatable {
+    package var word: String
+    package var detail: String
+
+    package var line: String { "\(word) (\(detail))" }
+
+    package init(_ word: String, _ detail: String) {
+        self.word = word
+        self.detail = PrintableText.clean(detail, keepNewlines: false)
+    }
+
+    /// What the run did with the message.
+    package static func of(_ item: MergeItem) -> ProcessOutcome {
+        switch item.outcome {
+        case .accepted:
+            switch item.write {
+            case .updated?: return ProcessOutcome("updated", "accepted")
+            case .unchanged?: return ProcessOutcome("no_action", "accepted before")
+            default: return ProcessOutcome("added", "accepted")
+            }
+        case .declined: return ProcessOutcome("no_action", "declined")
+        case .busy:
+            let n = item.conflicts ?? 0
+            return ProcessOutcome("no_action", "busy: \(n) conflict\(n == 1 ? "" : "s"); not accepted")
+        case .free: return ProcessOutcome("no_action", "free; report only")
+        case .ignored: return ProcessOutcome("no_action", "an older version than the calendar's")
+        case .cancelled:
+            switch item.write {
+            case .cancelled?: return ProcessOutcome("updated", "cancelled")
+            case .absent?: return ProcessOutcome("no_action", "cancelled; not in the calendar")
+            default: return ProcessOutcome("no_action", "cancelled before")
+            }
+        case .failed: return ProcessOutcome("error", item.error ?? "unreadable")
+        case .held: return ProcessOutcome("no_action", "held: " + (item.write?.heldReason?.rawValue ?? "for you"))
+        case .updated: return ProcessOutcome("updated", "reply")
+        case .noAction: return ProcessOutcome("no_action", "nothing to do")
+        case .proposed: return ProcessOutcome("no_action", "counter-proposal; in the inbox")
+        case .notAMessage: return ProcessOutcome("error", "not a mail message")
+        case .noInvitation: return ProcessOutcome("no_action", "no invitation")
+        case .past: return ProcessOutcome("no_action", "past")
+        }
+    }
+
+    /// A message that was no item of the run: no invitation in it, its event past, or
+    /// (`seen`) delivered and answered before.
+    package static func skipped(_ code: OutcomeCode?, seen: Bool) -> ProcessOutcome {
+        if seen { return ProcessOutcome("no_action", "already processed") }
+        switch code {
+        case .notAMessage?: return ProcessOutcome("error", "not a mail message")
+        case .past?: return ProcessOutcome("no_action", "past")
+        default: return ProcessOutcome("no_action", "no invitation")
+        }
+    }
+
+    /// A run that could not finish (the message is parked for the next run when `parked`).
+    package static func failure(_ error: Error, parked: Bool) -> ProcessOutcome {
+        ProcessOutcome("error", "\(error)" + (parked ? "; parked: the next run answers it" : ""))
+    }
+
+    /// `--json`: the outcome as an object.
+    package func json(inviteID: String?, title: String?, parked: Bool) -> String {
+        JSONWriter.string(.object([
+            ("outcome", .string(word)), ("detail", .string(detail)),
+            ("invite_id", inviteID.map(JSONValue.string) ?? .null), ("title", title.map(JSONValue.string) ?? .null),
+            ("parked", .bool(parked)),
+        ]))
+    }
+}

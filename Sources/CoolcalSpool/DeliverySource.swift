@@ -1,0 +1,96 @@
+import Foundation
+import CoolcalInvite
+import CoolcalMail
+import CoolcalModel
+import CoolcalState
+import CoolcalSupport
+
+/// `coolcal process`'s spool: the messages parked by earlier runs that could not finish
+/// (oldest first), then the one message handed over at delivery, each taken in as a
+/// Maildir's are (`MessageIntake`: remembered in the state by Message-ID and calendar
+/// part, so a message delivered twice is answered once). A parked message leaves
+/// `parked/` once it is answered or known. The run lock (`STATE/process.lock`) makes
+/// concurrent deliveries take their turns.
+package final class DeliverySource: MergeSource {
+    /// The item name of the message handed over.
+    package static let messageName = "message"
+    /// What delivered messages are remembered under in the state.
+    package static let memory = "delivery:"
+
+    private let message: Data?
+    private let parked: ParkedMessages
+    private let intake: MessageIntake
+    private let lock: FileLock
+    /// For each item name: the key it is remembered by, and its invitation's id.
+    private var pending: [String: (key: String, inviteID: String?)] = [:]
+    /// What became of the message handed over when it is no item of the run: nil while
+    /// it is one (or before `items`).
+    package private(set) var messageSkipped: Skipped?
+
+    /// Why the message handed over is no item of the run.
+    package enum Skipped: Equatable {
+        /// Not an invitation, or wholly past (the outcome it is remembered as).
+        case skipped(OutcomeCode?)
+        /// Delivered before and answered then.
+        case seen(OutcomeCode)
+    }
+
+    package var directory: String { "standard input" }
+
+    /// `message`: the message handed over (nil: only the parked ones).
+    package init(message: Data?, parked: ParkedMessages, store: StateStore, now: Date, lockTimeout: TimeInterval) throws {
+        self.message = message
+        self.parked = parked
+        intake = MessageIntake(store: store, realPath: Self.memory, now: now)
+        lock = try FileLock(path: store.directory + "/process.lock", timeout: lockTimeout)
+    }
+
+    package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
+        var items: [SpoolItem] = []
+        for name in parked.names() {
+            guard let data = try? InviteLoader.data(parked.path(name)) else { continue }
+            diagnostics.note("\(parked.path(name)): parked by an earlier run; taken now")
+            switch try intake.take(name: "parked/" + name, path: parked.path(name), data: data, floatingZone: floatingZone,
+                                   diagnostics: diagnostics) {
+            case .skipped, .seen: parked.remove(name)
+            case .item(let item, let key, let inviteID):
+                pending[item.name] = (key, inviteID)
+                items.append(item)
+            }
+        }
+        if let message {
+            switch try intake.take(name: Self.messageName, path: "standard input", data: message, floatingZone: floatingZone,
+                                   diagnostics: diagnostics) {
+            case .skipped(let outcome): messageSkipped = .skipped(outcome)
+            case .seen(let outcome): messageSkipped = .seen(outcome)
+            case .item(let item, let key, let inviteID):
+                // Delivered again while parked (an MTA that retried): this copy stands for both.
+                for (name, entry) in pending where entry.key == key && name.hasPrefix("parked/") {
+                    pending[name] = nil
+                    items.removeAll { $0.name == name }
+                    parked.remove(String(name.dropFirst("parked/".count)))
+                }
+                pending[item.name] = (key, inviteID)
+                items.append(item)
+            }
+        }
+        try intake.flush()
+        return items
+    }
+
+    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
+        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
+    }
+
+    /// Every item of a run remembered in one commit; the parked ones then leave `parked/`.
+    package func finish(_ items: [MergeFinished]) throws {
+        for item in items {
+            guard let entry = pending[item.name] else { continue }
+            try intake.remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
+        }
+        try intake.flush()
+        for item in items where item.name.hasPrefix("parked/") { parked.remove(String(item.name.dropFirst("parked/".count))) }
+    }
+
+    package func unlock() { lock.unlock() }
+}
