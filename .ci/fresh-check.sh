@@ -87,6 +87,8 @@ path=$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
 inside() {
   unshare --mount --pid --fork --propagation private bash -c '
     set -e; r=$1 tc=$2 path=$3 src=$4; shift 4
+    # (the root a mount point of its own, as / is on a machine: unshare -m inside needs it)
+    mount --bind "$r" "$r"
     mount --rbind /dev "$r/dev"
     mount -t proc proc "$r/proc"
     mount --rbind /sys "$r/sys"
