@@ -17,15 +17,18 @@ recurrence rules (`gen_calendar.py --rules simple`), libical and `conflicts` on 
 + sys) and the median peak RSS (the child's rusage, through GNU /usr/bin/time). A command
 that refuses (accept over a size limit) is printed as refused in its row. For 10k, also
 Python's recurring-ical-events doing the same query. Then `merge` over a generated Maildir
-(bench/maildir.py): its first run and a run when nothing arrived, next to `--version`. Prints Markdown tables and writes them
+(bench/maildir.py): its first run and a run when nothing arrived, next to `--version`; and
+`coolcal process` (bench/process.py): per-message wall time and messages per second into
+an empty calendar and the largest one. Prints Markdown tables and writes them
 to .build/bench/results.md.
 """
-import argparse, json, os, platform, subprocess, sys
+import argparse, json, os, platform, statistics, subprocess, sys
 from datetime import datetime, timezone
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import ROOT, OUT, TIME, measure, generated, tree_size, build_libical_parse  # noqa: E402
 import writes  # noqa: E402
 import maildir  # noqa: E402
+import process  # noqa: E402
 
 INVITE = {"title": "Bench", "start": "2021-06-15T14:00:00Z", "end": "2021-06-15T15:00:00Z", "id": 1}
 GOAL_RATIO, GOAL_RSS_MB, GOAL_SIZE = 0.05, 120, 100_000
@@ -59,6 +62,8 @@ def main():
     ap.add_argument("--python", default=os.path.join(ROOT, ".build", "pyenv", "bin", "python"),
                     help="Python with recurring-ical-events, for the 10k comparison")
     ap.add_argument("--no-writes", action="store_true", help="skip the accept/merge rows")
+    ap.add_argument("--process-messages", type=int, default=20,
+                    help="invitations per coolcal process row (default 20; 0 skips them)")
     ap.add_argument("--maildir", type=int, default=10_000,
                     help="messages in the generated Maildir for the merge rows (default 10000; 0 skips them)")
     a = ap.parse_args()
@@ -123,12 +128,16 @@ def main():
             vdir_rows.append((size, files, total / 1e6, vcat, vcc, cc))
         if size == 10_000:
             notes.append(python_note(a, cal, cc, n_conf))
+    delivery = None
+    if a.process_messages:
+        calendars = [("an empty calendar", None)] + [(f"{s:,} events", generated(s, a.seed)) for s in sizes if s >= GOAL_SIZE]
+        delivery = process.rows(coolcal, env, calendars, n=a.process_messages)
     spool = None
     if a.maildir:
         print(f"a Maildir of {a.maildir} messages:", file=sys.stderr)
         spool = maildir.rows(coolcal, a.runs, env, n=a.maildir, seed=a.seed)
         notes.extend(maildir_goals(*spool))
-    print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool)
+    print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool, delivery)
 
 
 def maildir_goals(n, first, noop, version):
@@ -179,7 +188,7 @@ def python_note(a, cal, cc, n_conf):
             f"window, {busy} busy (coolcal: {n_conf} conflicts); coolcal is {py.wall / cc.wall:.1f}x faster")
 
 
-def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None):
+def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None, delivery=None):
     t = ("| events | file MB | wc -l s | cat s | libical s (min–max) | conflicts s (min–max) | conflicts cpu s "
          "| conflicts/libical | conflicts peak RSS MB | libical peak RSS MB |\n"
          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -200,6 +209,10 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None):
         t += "".join(f"| {s:,} | {n:,} | {mb:.1f} | {c.wall:.3f} | {k.wall:.3f} | {k.cpu:.3f} "
                      f"| {k.wall / c.wall:.2f} | {k.wall / one.wall:.2f} | {k.mb:.0f} |\n"
                      for s, n, mb, c, k, one in vdir_rows)
+    if delivery:
+        t += ("\n| coolcal process into | per message s, median | p95 | messages/s, 8 at a time |\n|---|---:|---:|---:|\n")
+        t += "".join(f"| {name} | {statistics.median(walls):.3f} | {p95:.3f} | {rate:.1f} ({n} messages) |\n"
+                     for name, walls, p95, rate, n, _ in delivery)
     if spool:
         n, first, noop, version = spool
         t += (f"\n| Maildir of {n:,} messages | s (min–max) | cpu s | peak RSS MB |\n|---|---:|---:|---:|\n"
