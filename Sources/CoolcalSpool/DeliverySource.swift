@@ -84,11 +84,7 @@ package final class DeliverySource: MergeSource {
 
     /// Every item of a run remembered in one commit; the parked ones then leave `parked/`.
     package func finish(_ items: [MergeFinished]) throws {
-        for item in items {
-            guard let entry = pending[item.name] else { continue }
-            try intake.remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
-        }
-        try intake.flush()
+        try intake.remember(items, pending: pending)
         for item in items where item.name.hasPrefix("parked/") { parked.remove(String(item.name.dropFirst("parked/".count))) }
     }
 

@@ -68,11 +68,7 @@ package final class MboxSource: MergeSource {
 
     /// Every item of a run remembered in one commit.
     package func finish(_ items: [MergeFinished]) throws {
-        for item in items {
-            guard let entry = pending[item.name] else { continue }
-            try intake.remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
-        }
-        try intake.flush()
+        try intake.remember(items, pending: pending)
     }
 
     /// A report run's items, remembered (in its own memory) as reported.

@@ -92,6 +92,16 @@ package struct MessageIntake {
         if records.rows.count >= 512 { try flush() }
     }
 
+    /// Remembers each finished item that `pending` knows (by its key, with its invitation's
+    /// id; a failed one as failed), then writes them all in one transaction.
+    package func remember(_ items: [MergeFinished], pending: [String: (key: String, inviteID: String?)]) throws {
+        for item in items {
+            guard let entry = pending[item.name] else { continue }
+            try remember(key: entry.key, outcome: item.failed ? .failed : item.outcome, inviteID: entry.inviteID)
+        }
+        try flush()
+    }
+
     /// Writes what `remember` holds, in one transaction.
     package func flush() throws {
         guard !records.rows.isEmpty else { return }
