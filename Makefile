@@ -25,8 +25,11 @@ TEST_PACKAGES := mandoc time zsh fish msmtp python3 python3-venv ca-certificates
 TEST_PACKAGES += tmux
 # desktop notifications (a session bus and a notification server for the tests):
 TEST_PACKAGES += dbus-daemon dbus-bin dunst xvfb
+# coolcal process inside mail delivery agents (dovecot-lda with Pigeonhole's Sieve, procmail),
+# without Recommends (they would bring a mail server's daemon):
+MDA_PACKAGES := dovecot-core dovecot-sieve procmail
 # Everything (make deps): what make test installs.
-APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES)
+APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES) $(MDA_PACKAGES)
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 # Every build refuses an import of ours that the target does not declare (Package.swift's
@@ -56,6 +59,7 @@ deps-release: deps-build
 	$(call apt-install,$(RELEASE_PACKAGES),what the static release build links,--no-install-recommends)
 deps-test: deps-release
 	$(call apt-install,$(TEST_PACKAGES),what the tests run)
+	$(call apt-install,$(MDA_PACKAGES),the mail delivery agents coolcal process is tested in,--no-install-recommends)
 deps: deps-test
 
 # The reference implementation for the differential test and the CalDAV server
