@@ -27,7 +27,7 @@ TEST_PACKAGES += tmux
 TEST_PACKAGES += dbus-daemon dbus-bin dunst xvfb
 # coolcal process inside mail delivery agents (dovecot-lda with Pigeonhole's Sieve, procmail),
 # without Recommends (they would bring a mail server's daemon):
-MDA_PACKAGES := dovecot-core dovecot-sieve procmail
+MDA_PACKAGES := dovecot-core dovecot-sieve procmail maildrop
 # Everything (make deps): what make test installs.
 APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES) $(MDA_PACKAGES)
 PYENV := .build/pyenv

@@ -81,17 +81,60 @@ import Testing
         print("process inside dovecot-lda: \(messages.count) messages delivered, calendar \(written), inbox \(entries)")
     }
 
-    /// A minimal dovecot-lda config in the directory, and its Sieve script compiled.
-    static func dovecotConfig(_ agent: MailDeliveryAgent) throws -> String {
-        let sieve = agent.root + "/filter.sieve"
-        try Data("""
-            require ["vnd.dovecot.filter", "variables", "envelope"];
-            set "rcpt" "";
-            if envelope :matches "to" "*" { set "rcpt" "${1}"; }
-            filter "coolcal" ["process", "--pass-through", "--recipient", "${rcpt}"];
-            keep;
+    /// Sieve's `execute` (the message kept as it came): with the calendar locked past
+    /// `--deadline`, coolcal exits 75, Dovecot keeps the message anyway (it never defers on
+    /// a program's failure) and coolcal has parked it; the next delivery answers both.
+    @Test func executeParksWhatALockedCalendarStoppedAndTheNextDeliveryAnswersIt() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.lda), "dovecot-lda is missing: make deps installs dovecot-core and dovecot-sieve")
+        typealias T = OrganizerBindingTests
+        let agent = try MailDeliveryAgent(config: "me = \(T.me)\naccept-from = anyone\n")
+        let conf = try Self.dovecotConfig(agent, script: Self.executeScript)
+        let first = T.mail(T.message(uid: "dc-1@example.org"), from: "Alice <alice@example.org>")
+        let second = T.mail(T.message(start: "20310304T100000Z", uid: "dc-2@example.org"), from: "Alice <alice@example.org>")
+        let argv = [Self.lda, "-c", conf, "-f", "alice@example.org", "-a", T.me]
+        let environment = ["HOME": agent.home, "PATH": "/usr/bin:/bin"]
+        func deliver(_ message: String) throws -> Int32 {
+            let run = try agent.run(argv, environment: environment, message: Data(message.utf8))
+            return run.status
+        }
+        let fd = open(agent.home + "/.cal.ics.coolcal-lock", O_RDONLY | O_CREAT, 0o644)
+        #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
+        #expect(try deliver(first) == 0)
+        #expect(agent.delivered().count == 1, "Dovecot did not keep the message")
+        #expect(try !String(contentsOfFile: agent.calendar, encoding: .utf8).contains("dc-1@example.org"))
+        #expect(log(agent).contains("exit code 75"), "\(log(agent))")
+        flock(fd, LOCK_UN)
+        close(fd)
+        #expect(try deliver(second) == 0)
+        let calendar = try String(contentsOfFile: agent.calendar, encoding: .utf8)
+        #expect(calendar.contains("UID:dc-1@example.org") && calendar.contains("UID:dc-2@example.org"), "the parked message was not answered")
+        #expect(agent.delivered().count == 2)
+        #expect(agent.delivered().values.allSatisfy { $0.hasPrefix("From: Alice") }, "execute changed a message")
+    }
 
-            """.utf8).write(to: URL(fileURLWithPath: sieve))
+    static let filterScript = """
+        require ["vnd.dovecot.filter", "variables", "envelope"];
+        set "rcpt" "";
+        if envelope :matches "to" "*" { set "rcpt" "${1}"; }
+        filter "coolcal" ["process", "--pass-through", "--recipient", "${rcpt}"];
+        keep;
+
+        """
+
+    static let executeScript = """
+        require ["vnd.dovecot.execute", "variables", "envelope"];
+        set "rcpt" "";
+        if envelope :matches "to" "*" { set "rcpt" "${1}"; }
+        if execute :pipe "coolcal" ["process", "--deadline", "2", "--recipient", "${rcpt}"] {
+        }
+        keep;
+
+        """
+
+    /// A minimal dovecot-lda config in the directory, and its Sieve script compiled.
+    static func dovecotConfig(_ agent: MailDeliveryAgent, script: String = filterScript) throws -> String {
+        let sieve = agent.root + "/global.sieve"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: sieve))
         let conf = agent.root + "/dovecot.conf"
         try Data("""
             base_dir = \(agent.root)/var/run
@@ -105,10 +148,11 @@ import Testing
             plugin {
               sieve_before = \(sieve)
               sieve_plugins = sieve_extprograms
-              sieve_global_extensions = +vnd.dovecot.filter
+              sieve_global_extensions = +vnd.dovecot.filter +vnd.dovecot.execute
               sieve_filter_bin_dir = \(agent.root)/bin
-              sieve_filter_exec_timeout = 10s
+              sieve_execute_bin_dir = \(agent.root)/bin
               sieve_filter_input_eol = lf
+              sieve_execute_input_eol = lf
             }
 
             """.utf8).write(to: URL(fileURLWithPath: conf))
