@@ -8,7 +8,7 @@
 # - the toolchain (the directory holding the swift on PATH, usually /opt/swift) bound in
 #   read-only at the same path and put first on PATH;
 # - a clone of the committed HEAD (uncommitted changes are not checked) in /usr/local/src/coolcal
-#   (not under /root, mode 0700: a test runs the built coolcal as nobody);
+#   (where root keeps sources; readable by the users the tests run coolcal as);
 # - the host's network set-up: its resolv.conf and its local CA certificates
 #   (/usr/local/share/ca-certificates, e.g. a TLS-intercepting proxy's, for pip's HTTPS to PyPI);
 # - each command of README.md's Two commands (the lines starting `sh ./run demo`, `sh ./run test`)
