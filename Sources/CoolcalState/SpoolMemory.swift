@@ -47,8 +47,9 @@ public struct SpoolMemory {
     public func missingNames(maildir: String) throws -> [String: Date] {
         try database.transaction(.deferred) {
             var missing: [String: Date] = [:]
-            for (name, since) in try database.prepare("SELECT name, since FROM maildir_missing WHERE maildir = ?1")
-                .rows([.text(maildir)]) { ($0.text(0) ?? "", $0.double(1)) } {
+            let rows = try database.prepare("SELECT name, since FROM maildir_missing WHERE maildir = ?1")
+                .rows([.text(maildir)]) { ($0.text(0) ?? "", $0.double(1)) }
+            for (name, since) in rows {
                 missing[name] = Date(timeIntervalSince1970: since)
             }
             return missing
@@ -69,7 +70,8 @@ public struct SpoolMemory {
             let unnote = try database.prepare("DELETE FROM maildir_missing WHERE maildir = ?1 AND name = ?2")
             var forgotten = 0
             for name in vanished {
-                if let since = missing[name], now.timeIntervalSince(since) >= after {
+                // (A millisecond's grace: a time read back from the state may round below.)
+                if let since = missing[name], now.timeIntervalSince(since) >= after - 0.001 {
                     try forget.run([.text(maildir), .text(name)])
                     try unnote.run([.text(maildir), .text(name)])
                     forgotten += 1

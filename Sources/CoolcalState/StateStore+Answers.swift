@@ -59,7 +59,8 @@ extension StateStore {
     /// compare as their JSON text, so an all-day date sorts before that day's times.
     public func responses() throws -> [ResponseEntry] {
         var entries: [String: InboxEntry] = [:]
-        for entry in try inbox() where entries[entry.id] == nil { entries[entry.id] = entry }
+        // The inbox only adds to the answers' lines: a damaged one leaves them as they are.
+        for entry in (try? inbox()) ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
         return try database.transaction(.deferred) {
             let mail = try mailDeliveries()
             return try database.prepare("""
