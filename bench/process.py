@@ -40,7 +40,7 @@ def batch(coolcal, calendar, n, tag, env):
         with open(path, "w") as f:
             f.write(message(i, tag))
         files.append(path)
-    argv = [coolcal, "process", "--recipient", "me@example.org", "--accept-from", "anyone", "--deadline", "60",
+    argv = [coolcal, "process", "--recipient", "me@example.org", "--accept-from", "anyone", "--policy", "accept-all", "--deadline", "60",
             "--state", os.path.join(work, "state"), cal]
     return work, argv, files
 
