@@ -15,19 +15,24 @@ package enum MessageSniff {
     /// only with many `Received:` lines, and one telling name is found well before).
     private static let maxLines = 400
 
+    /// Where a leading mbox `From ` line ends (after its line feed); 0 when there is none,
+    /// nil when the bytes are that line alone.
+    package static func mboxLineEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = bytes.count
+        guard n >= 5, bytes[0] == 0x46, bytes[1] == 0x72, bytes[2] == 0x6F, bytes[3] == 0x6D, bytes[4] == 0x20 else { return 0 }
+        var i = 0
+        while i < n && bytes[i] != 0x0A { i += 1 }
+        return i < n ? i + 1 : nil
+    }
+
     /// The offset where the message starts: after a leading mbox `From ` line, else 0;
     /// nil when the bytes do not start like a message.
     package static func messageStart(_ data: Data) -> Int? {
         data.withUnsafeBytes { raw -> Int? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var i = 0
             let n = bytes.count
-            if n >= 5, bytes[0] == 0x46, bytes[1] == 0x72, bytes[2] == 0x6F, bytes[3] == 0x6D, bytes[4] == 0x20 {
-                // "From " then the rest of the line: the mbox separator, not a header.
-                while i < n && bytes[i] != 0x0A { i += 1 }
-                guard i < n else { return nil }
-                i += 1
-            }
+            // "From " then the rest of the line: the mbox separator, not a header.
+            guard var i = mboxLineEnd(bytes) else { return nil }
             let start = i
             var sawTelling = false
             var lines = 0

@@ -40,10 +40,9 @@ package enum PassThrough {
         return end == 0 ? message : message.dropFirst(end)
     }
 
-    /// Where an mbox `From ` first line ends (after its line feed); 0 when there is none.
+    /// Where an mbox `From ` first line ends (`MessageSniff`'s reading); 0 when there is none.
     private static func mboxLineEnd(_ bytes: [UInt8]) -> Int {
-        guard bytes.starts(with: Array("From ".utf8)), let lf = bytes.firstIndex(of: 0x0A) else { return 0 }
-        return lf + 1
+        bytes.withUnsafeBufferPointer { MessageSniff.mboxLineEnd($0) ?? 0 }
     }
 
     private static func usesCRLF(_ bytes: [UInt8], from start: Int) -> Bool {

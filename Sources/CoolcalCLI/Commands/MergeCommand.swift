@@ -80,26 +80,22 @@ package struct MergeCommand: CommandUnit, Equatable {
         var listed = false
         defer { if common.json && listed { context.out.write(text.document(spoolDirectory)) } }
         let notices = notify ? DesktopNotices() : nil
-        let failure = try run.run(listed: { listed = true }) { item in
+        let say = { (item: MergeItem) in
             if let line = text.add(item) {
                 // With -q only what needs a person is printed.
                 if common.quiet && item.needsAPerson { context.out.write(PrintableText.clean(line) + "\n") } else { context.say(line) }
             }
             if let invite = item.invite, let notice = MergeText.notice(item) { notices?.add(invite, notice) }
         }
+        let failure = try run.run(listed: { listed = true }, report: say)
         // What `process` parked (a calendar locked at delivery time, a config then broken) is answered now.
         let parked = ParkedMessages(stateDirectory: settings.stateDirectory)
         var parkedFailure: Error?
         if run.policy != .report, !parked.names().isEmpty {
-            let store = try context.answers
-            parkedFailure = try run.run(source: {
+            parkedFailure = try run.run(source: { [store = run.store] in
                 try DeliverySource(message: nil, parked: parked, store: try store.open(), now: settings.now,
                                    lockTimeout: settings.lockTimeout)
-            }) { item in
-                if let line = text.add(item) {
-                    if common.quiet && item.needsAPerson { context.out.write(PrintableText.clean(line) + "\n") } else { context.say(line) }
-                }
-            }
+            }, report: say)
         }
         notices?.post(context, style: settings.style)
         return (failure ?? parkedFailure).map(ExitStatus.of) ?? .ok
