@@ -38,9 +38,15 @@ public struct Maildir {
     /// The messages of `new/` then `cur/`, each in byte order of the names; hidden files and
     /// anything but regular files are skipped. `new/` is listed first: a mail client moves
     /// messages from `new/` to `cur/`, so one moved meanwhile is still seen once.
+    public func messages() throws -> [Message] {
+        Self.ordered(try listing())
+    }
+
+    /// The messages of `new/` then `cur/`, each folder in the directory's own order (a
+    /// caller that looks at most of them only by name sorts the few it keeps: `ordered`).
     /// One directory read per folder; a file is `stat`ed only when its entry has no type
     /// (or is a symbolic link).
-    public func messages() throws -> [Message] {
+    public func listing() throws -> [Message] {
         var all: [Message] = []
         for folder in ["new", "cur"] {
             let path = directory + "/" + folder
@@ -50,19 +56,20 @@ public struct Maildir {
             } catch {
                 throw InputFileError(kind: .unreadable, path: path, reason: "cannot list the Maildir folder")
             }
-            // Sorted by their bytes, each name's bytes made once.
-            all += entries.filter { !$0.name.hasPrefix(".") && ($0.kind ?? FileStatus.of(path + "/" + $0.name)?.kind) == .regular }
-                .map { (name: $0.name, bytes: Array($0.name.utf8)) }
-                .sorted { Self.precedes($0.bytes, $1.bytes) }
-                .map { Message(folder: folder, file: $0.name) }
+            all.reserveCapacity(all.count + entries.count)
+            for entry in entries where !entry.name.hasPrefix(".")
+                && (entry.kind ?? FileStatus.of(path + "/" + entry.name)?.kind) == .regular {
+                all.append(Message(folder: folder, file: entry.name))
+            }
         }
         return all
     }
 
-    /// Byte order.
-    private static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        for i in 0..<min(a.count, b.count) where a[i] != b[i] { return a[i] < b[i] }
-        return a.count < b.count
+    /// `messages` in `messages`' order: `new/` first, then each folder in byte order of the names.
+    public static func ordered(_ messages: [Message]) -> [Message] {
+        messages.sorted { a, b in
+            a.folder != b.folder ? a.folder == "new" : a.file.utf8.lexicographicallyPrecedes(b.file.utf8)
+        }
     }
 
     /// The flags of a file name: what follows `:2,`.

@@ -48,13 +48,14 @@ package final class MaildirSource: MergeSource {
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
         var items: [SpoolItem] = []
-        let messages = try maildir.messages()
-        // What earlier runs saw, by file name, in one query: such a message is not even opened.
-        let remembered = try store.spools.rememberedNames(maildir: memory)
-        let bases = messages.map { Self.baseName($0.file) }
-        try forgetVanished(remembered, present: bases, diagnostics: diagnostics)
-        for (message, base) in zip(messages, bases) {
-            if remembered.contains(base) { continue }
+        let listed = try maildir.listing()
+        // What earlier runs saw, by file name, in one query: such a message is not even
+        // opened, nor is a string made for its name; only the new ones are sorted.
+        var remembered = RememberedNames(try store.spools.rememberedNames(maildir: memory))
+        let fresh = Maildir.ordered(listed.filter { !remembered.contains(listing: RememberedNames.baseName($0.file)) })
+        if !listed.isEmpty { try forgetVanished(remembered.unlisted, diagnostics: diagnostics) }
+        for message in fresh {
+            let base = Self.baseName(message.file)
             if message.flags.contains("R") {
                 diagnostics.note("\(directory)/\(message.name): skipped: answered in the mail client (flag R)")
                 continue
@@ -92,9 +93,7 @@ package final class MaildirSource: MergeSource {
     /// ever received; a name missing for less is only noted (a message moved from `new/`
     /// to `cur/` between the two directory reads is not gone). A Maildir that lists empty
     /// while names are remembered (a file system not mounted) forgets nothing.
-    private func forgetVanished(_ remembered: Set<String>, present names: [String], diagnostics: Diagnostics) throws {
-        guard !names.isEmpty else { return }
-        let vanished = remembered.subtracting(names)
+    private func forgetVanished(_ vanished: Set<String>, diagnostics: Diagnostics) throws {
         let missing = try store.spools.missingNames(maildir: memory)
         guard !vanished.isEmpty || !missing.isEmpty else { return }
         let forgotten = try store.spools.settleMissing(maildir: memory, vanished: vanished, missing: missing, now: now,
@@ -141,9 +140,6 @@ package final class MaildirSource: MergeSource {
     /// A Maildir file name without its folder and its info part (`:2,FLAGS`), which the
     /// mail client changes.
     package static func baseName(_ name: String) -> String {
-        let bytes = name.utf8
-        let from = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
-        let to = bytes[from...].firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-        return String(name[from..<to])
+        String(RememberedNames.baseName(name))
     }
 }

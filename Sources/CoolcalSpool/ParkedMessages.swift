@@ -50,8 +50,8 @@ package struct ParkedMessages {
 
     /// The parked messages' names, oldest first.
     package func names() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory + "/new")) ?? [])
-            .filter { !$0.hasPrefix(".") }.sorted()
+        ((try? SystemCalls.listDirectory(directory + "/new")) ?? [])
+            .map(\.name).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     package func path(_ name: String) -> String { directory + "/new/" + name }

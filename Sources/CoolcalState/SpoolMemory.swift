@@ -33,12 +33,13 @@ public struct SpoolMemory {
         }
     }
 
-    /// The file names (without flags) remembered for this Maildir: one query for a run.
-    public func rememberedNames(maildir: String) throws -> Set<String> {
+    /// The file names (without flags) remembered for this Maildir: one query for a run,
+    /// one string made per row (each name is a slice of its key).
+    public func rememberedNames(maildir: String) throws -> [Substring] {
         try database.transaction(.deferred) {
             // `name:` up to `name;` (the next byte): a range of the primary key.
-            Set(try database.prepare("SELECT key FROM maildir_messages WHERE maildir = ?1 AND key >= 'name:' AND key < 'name;'")
-                .rows([.text(maildir)]) { String(($0.text(0) ?? "").dropFirst(5)) })
+            try database.prepare("SELECT key FROM maildir_messages WHERE maildir = ?1 AND key >= 'name:' AND key < 'name;'")
+                .rows([.text(maildir)]) { ($0.text(0) ?? "").dropFirst(5) }
         }
     }
 
