@@ -53,9 +53,9 @@ package final class MaildirSource: MergeSource {
         // opened, nor is a string made for its name; only the new ones are sorted.
         var remembered = RememberedNames(try store.spools.rememberedNames(maildir: memory))
         let fresh = Maildir.ordered(listed.filter { !remembered.contains(listing: RememberedNames.baseName($0.file)) })
-        if !listed.isEmpty { try forgetVanished(remembered.unlisted, diagnostics: diagnostics) }
+        try forgetVanished(remembered, listedAny: !listed.isEmpty, diagnostics: diagnostics)
         for message in fresh {
-            let base = Self.baseName(message.file)
+            let base = String(RememberedNames.baseName(message.file))
             if message.flags.contains("R") {
                 diagnostics.note("\(directory)/\(message.name): skipped: answered in the mail client (flag R)")
                 continue
@@ -93,7 +93,9 @@ package final class MaildirSource: MergeSource {
     /// ever received; a name missing for less is only noted (a message moved from `new/`
     /// to `cur/` between the two directory reads is not gone). A Maildir that lists empty
     /// while names are remembered (a file system not mounted) forgets nothing.
-    private func forgetVanished(_ vanished: Set<String>, diagnostics: Diagnostics) throws {
+    private func forgetVanished(_ remembered: RememberedNames, listedAny: Bool, diagnostics: Diagnostics) throws {
+        guard listedAny else { return }
+        let vanished = remembered.unlisted
         let missing = try store.spools.missingNames(maildir: memory)
         guard !vanished.isEmpty || !missing.isEmpty else { return }
         let forgotten = try store.spools.settleMissing(maildir: memory, vanished: vanished, missing: missing, now: now,
@@ -136,10 +138,4 @@ package final class MaildirSource: MergeSource {
     }
 
     package func unlock() { lock.unlock() }
-
-    /// A Maildir file name without its folder and its info part (`:2,FLAGS`), which the
-    /// mail client changes.
-    package static func baseName(_ name: String) -> String {
-        String(RememberedNames.baseName(name))
-    }
 }

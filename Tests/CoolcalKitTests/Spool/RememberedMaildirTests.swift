@@ -96,6 +96,9 @@ import Testing
         for folder in ["cur", "new"] { try FileManager.default.createDirectory(atPath: box.maildir + "/" + folder, withIntermediateDirectories: true) }
         #expect(try box.run().isEmpty)
         #expect(try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir)) == before)
+        // Nor a day later: an empty listing does not even note names as missing.
+        #expect(try box.run(at: Date() + 25 * 3600).isEmpty)
+        #expect(try box.store.spools.maildirCount(maildir: try SystemCalls.realpath(box.maildir)) == before)
         #expect(before == 9 * 2 + 22)
     }
 
