@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+internal import CLinux
 import Glibc
 #endif
 
@@ -101,6 +102,15 @@ package enum SystemCalls {
         while offset < bytes.count {
             let n = min(bytes.count - offset, piece)
             offset += try write(fd, UnsafeRawBufferPointer(start: base + offset, count: n), path: path)
+        }
+    }
+
+    /// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`: starts writing that range of
+    /// the file's dirty pages to the device and returns (no durability: `fsync` still
+    /// must follow; a large file's fsync then waits for less).
+    package static func startWriteback(_ fd: Int32, offset: Int, count: Int, path: String? = nil) throws(SystemCallError) {
+        try make("sync_file_range", path, fd: fd) {
+            CLinux.sync_file_range(fd, Int64(offset), Int64(count), coolcal_sync_file_range_write)
         }
     }
 

@@ -169,8 +169,14 @@ package final class CalendarFileEdit {
             diagnostics?.note("\(file): no event left in it; removed")
             return
         }
-        try AtomicFile.write(to: file, keeping: status, newMode: newFileMode, readBack: { try self.readBack($0, of: edited) },
-                             unchanged: { self.unchanged() }, contents: { try edited.forEachPiece($0) })
+        // The bytes as read are compared during the fsync, with the read-back; right
+        // before the rename, the file's status again (a change meanwhile changes it).
+        var bytesKept = false
+        var replaced: OpenInput?
+        defer { replaced?.closeBeside() }
+        try AtomicFile.write(to: file, keeping: status, newMode: newFileMode,
+                             readBack: { try self.readBack($0, of: edited); (bytesKept, replaced) = self.unchangedBytes() },
+                             unchanged: { bytesKept && self.sameVersion() }, contents: { try edited.forEachPiece($0) })
     }
 
     /// The file written reads (the scanner's structure check, the kept events parsed
@@ -202,12 +208,26 @@ package final class CalendarFileEdit {
     }
 
     /// Whether `file` is still what was read: the same inode, device, size and mtime
-    /// (in ns) and the same bytes; checked last before the rename, so an editor's save
-    /// (its own rename) in the meantime is not lost. Compared a piece at a time.
+    /// (in ns) and the same bytes; checked last before the removal, so an editor's save
+    /// (its own rename) in the meantime is not lost.
     private func unchanged() -> Bool {
+        unchangedBytes().same && sameVersion()
+    }
+
+    /// Whether `file` has the same inode, device, size and mtime (in ns) as when it
+    /// was read (or still does not exist): asked right before the rename.
+    private func sameVersion() -> Bool {
         guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
+        return FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
+    }
+
+    /// Whether `file` still has the bytes read (compared a piece at a time), and the
+    /// file open to compare them: held past the rename and closed beside the work after
+    /// it, since its last close frees the replaced file's pages (tens of ms at 64 MB).
+    private func unchangedBytes() -> (same: Bool, input: OpenInput?) {
+        guard let status else { return (FileStatus.of(file, followSymlinks: false) == nil, nil) }
         guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
-              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status) else { return false }
+              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status) else { return (false, nil) }
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
@@ -222,21 +242,11 @@ package final class CalendarFileEdit {
             }
         }
         // The bytes took a moment to read: the name must still be that file.
-        return same && FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
+        return (same && sameVersion(), input)
     }
 
-    /// Whether `bytes` have a CR that no LF follows.
+    /// Whether `bytes` have a CR that no LF follows (`BareCR`).
     private static func hasBareCR(_ bytes: Data) -> Bool {
-        bytes.withUnsafeBytes { bytes in
-            let raw = bytes.bindMemory(to: UInt8.self)
-            guard let base = raw.baseAddress else { return false }
-            var at = 0
-            while at < raw.count, let found = memchr(base + at, 0x0D, raw.count - at) {
-                let cr = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if cr + 1 == raw.count || raw[cr + 1] != 0x0A { return true }
-                at = cr + 2
-            }
-            return false
-        }
+        bytes.withUnsafeBytes { BareCR.present(in: $0) }
     }
 }

@@ -8,11 +8,14 @@ import Testing
 /// The order of the system calls that make a calendar write durable, read from the
 /// funnel's trace (`SystemCalls.recording`) around the call `accept` makes
 /// (`CalendarWriter.write(change:to:window:check:)`): under the lock, the temp file
-/// (beside the target) is written, fsynced, read back, renamed over the target, and
-/// the directory fsynced; the lock is released last.
+/// (beside the target) is written, then fsynced and closed on one thread while it is
+/// read back on another, renamed over the target only after both, and the directory
+/// fsynced; the lock is released last.
 @Suite struct WriteOrderTests {
-    /// The steps that matter, each once, in the order they must come.
-    static let expected = ["flock lock", "write temp", "fsync temp", "read temp", "rename temp", "fsync directory", "close lock"]
+    /// The steps that matter, each once: the fsync and the read-back in either order
+    /// (they overlap), every other step in this order.
+    static let expected = ["flock lock", "write temp", "fsync temp", "read temp", "close temp", "rename temp", "fsync directory",
+                           "close lock"]
 
     @Test func anICSFileIsReplacedInOrder() throws {
         let dir = try Self.scratch("file")
@@ -57,7 +60,9 @@ import Testing
     }
 
     /// Picks the calls on the lock, the temp file and the directory out of `calls`
-    /// (other tests' calls are in the trace too) and checks their order.
+    /// (other tests' calls are in the trace too) and checks their order. The trace
+    /// notes a call as it is made: the temp file's close, made on the fsync's thread
+    /// once the fsync returned, is what shows that the fsync was over before the rename.
     static func checkOrder(_ calls: [SystemCalls.Call], target: String, lock: String, directory: String,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         let name = URL(fileURLWithPath: target).lastPathComponent
@@ -68,7 +73,7 @@ import Testing
             var step: String?
             if call.path == lock && (call.name == "flock" || call.name == "close") {
                 step = call.name + " lock"
-            } else if isTemp(call.path) && ["write", "fsync", "read"].contains(call.name) {
+            } else if isTemp(call.path) && ["write", "fsync", "read", "close"].contains(call.name) {
                 step = call.name + " temp"
             } else if isTemp(call.path) && call.name == "rename" {
                 #expect(call.target == target, "the temp file is renamed over the target", sourceLocation: sourceLocation)
@@ -81,22 +86,33 @@ import Testing
         }
         let temps = Set(calls.compactMap { isTemp($0.path) ? $0.path : nil })
         #expect(temps.count == 1, "one temp file, beside the target: \(temps.sorted())", sourceLocation: sourceLocation)
-        func position(_ step: String) -> Int? { steps.firstIndex(of: step) }
         func expectBefore(_ first: String, _ then: String, _ why: String) {
-            guard let a = position(first), let b = position(then) else {
-                Issue.record("\(why): no '\(position(first) == nil ? first : then)' in \(steps)", sourceLocation: sourceLocation)
+            // Every `first` before any `then` (a read-back's reads may be split by the fsync).
+            guard let a = steps.lastIndex(of: first), let b = steps.firstIndex(of: then) else {
+                Issue.record("\(why): no '\(steps.contains(first) ? then : first)' in \(steps)", sourceLocation: sourceLocation)
                 return
             }
             #expect(a < b, "\(why): '\(first)' must come before '\(then)' in \(steps)", sourceLocation: sourceLocation)
         }
         expectBefore("flock lock", "write temp", "the lock is taken before the temp file is written")
         expectBefore("write temp", "fsync temp", "the temp file is fsynced after it is written")
-        expectBefore("fsync temp", "read temp", "the temp file is read back once it is fsynced")
+        expectBefore("write temp", "read temp", "the temp file is read back once it is written")
+        // Two closes of the temp file: the read-back's and, after the fsync, the writer's;
+        // both before the rename (without the wait for the fsync's thread, the writer's
+        // close comes after it).
+        let closes = calls.filter { isTemp($0.path) && $0.name == "close" }.count
+        #expect(closes == 2, "the read-back's close and the writer's: \(steps)", sourceLocation: sourceLocation)
+        if let fsync = steps.lastIndex(of: "fsync temp"), let close = steps.lastIndex(of: "close temp") {
+            #expect(fsync < close, "the temp file is closed after its fsync: \(steps)", sourceLocation: sourceLocation)
+        }
+        expectBefore("close temp", "rename temp", "the fsync is over before the temp file replaces the target")
         expectBefore("read temp", "rename temp", "the temp file is read back before it replaces the target")
         expectBefore("rename temp", "fsync directory", "the directory is fsynced after the rename")
         expectBefore("rename temp", "close lock", "the lock is released after the rename")
         expectBefore("fsync directory", "close lock", "the lock is released after the directory is fsynced")
-        #expect(steps == expected, "the write's steps, in order", sourceLocation: sourceLocation)
+        #expect(calls.filter { isTemp($0.path) && $0.name == "fsync" }.count == 1, "one fsync: \(steps)",
+                sourceLocation: sourceLocation)
+        #expect(Set(steps) == Set(expected), "the write's steps: \(steps)", sourceLocation: sourceLocation)
     }
 
     static let window = TimeWindow(start: 0, end: 1)

@@ -1,0 +1,9 @@
+/* The Linux calls glibc declares only under _GNU_SOURCE, which Swift's Glibc module
+   is built without: declared here as glibc declares them, for CoolcalSupport's
+   SystemCalls (the only importer). */
+#include <stdint.h>
+
+int sync_file_range(int fd, int64_t offset, int64_t count, unsigned int flags);
+
+/* SYNC_FILE_RANGE_WRITE of <fcntl.h>: start writing the range's dirty pages. */
+static const unsigned int coolcal_sync_file_range_write = 2;
