@@ -100,10 +100,17 @@ package struct EventExpansion {
     }
 
     /// The most steps expanding `rule` can take in any window (its whole length, in steps
-    /// of its frequency), or `Int.max` when it is not one of the simple rules with an end.
+    /// of its frequency), or `Int.max` when it is not one of the rules walked in civil
+    /// arithmetic with an end.
     private static func walk(of rule: ICalRule, from dtstart: ICalTime, until last: Int64) -> Int {
-        guard rule.unboundedReason(start: dtstart.fields) == nil,
-              CivilRecurrence(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) != nil else { return .max }
+        guard rule.unboundedReason(start: dtstart.fields) == nil else { return .max }
+        guard CivilRecurrence(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) != nil else {
+            // A BY-rule of `ByRuleRecurrence` gives at most one instance a day, each counted
+            // as one step, or as the days since the last for a DAILY rule: two a day at most.
+            guard ByRuleRecurrence(rule: rule, start: dtstart.fields, isDate: dtstart.isDate) != nil else { return .max }
+            let days = max(0, last - dtstart.fields.secondsAsUTC + 2 * 86_400) / 86_400
+            return Int(min(days, Int64(Int32.max))) * 2 + 2
+        }
         let base: Int64
         switch rule.facts.parts.first {
         case "FREQ=DAILY": base = 86_400
