@@ -183,6 +183,21 @@ public final class OpenInput {
             throw InputTooLarge(path: name, size: status.size, limit: limit)
         }
         var data = Data()
+        if !isStream && status.size >= Int64(Self.halvesFrom), let halves = try readHalves(count: Int(status.size)) {
+            // Read by offset: what it holds beyond that (it grew meanwhile) is read below.
+            if halves.count < status.size { return halves }
+            data = halves
+            let size = 1 << 20
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)]),
+                                 at: Int64(data.count))
+                if n == 0 { return data }
+                data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+                if data.count > limit { throw InputTooLarge(path: name, size: max(status.size, Int64(data.count)), limit: limit) }
+            }
+        }
         if !isStream && status.size > 0 {
             // Straight into the result (the kernel's copy only), as big as the file was;
             // what it holds beyond that (it grew meanwhile) is read below.
