@@ -40,9 +40,11 @@ package final class CalendarFileEdit {
     package let checkpoint: ScanCheckpoint?
 
     /// Reads `file` (resolved, locked by the caller) for editing. In a file of
-    /// `searchBeside` bytes or more, the stored copies of `expecting` (the events the
-    /// changes to come are about) and a bare CR are looked for meanwhile, on another
-    /// thread: passes over the whole text, about as long as the read's libical parse.
+    /// `searchBeside` bytes or more, a bare CR and the stored copies of `expecting` (the
+    /// events the changes to come are about) are looked for on other threads, passes
+    /// over the whole text started when the scan is done (its two threads have both
+    /// cores until then): the first beside libical's parse, the second until the text
+    /// is first asked for (`merge` expands its windows meanwhile).
     package init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
         self.file = file
         self.windows = windows
@@ -53,32 +55,52 @@ package final class CalendarFileEdit {
         status = input?.status
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
-        original = try input?.readAll(limit: 1 << 40) ?? Data()
-        // A large file's passes that need no scan are made on another thread meanwhile.
-        let beside = original.count >= Self.searchBeside ? BackgroundTask { [original] in
-            (bareCR: Self.hasBareCR(original), found: CalendarText.candidateBlocks(in: original, for: expecting))
-        } : nil
+        let bytes = try input?.readAll(limit: 1 << 40) ?? Data()
+        original = bytes
+        var bareCR: BackgroundTask<Bool>?
+        var search: BackgroundTask<[[Range<Int>]]>?
+        let startBeside = {
+            guard bytes.count >= Self.searchBeside, bareCR == nil else { return }
+            bareCR = BackgroundTask { Self.hasBareCR(bytes) }
+            if !expecting.isEmpty { search = BackgroundTask { CalendarText.candidateBlocks(in: bytes, for: expecting) } }
+        }
         var checkpoint: ScanCheckpoint?
-        calendar = try ICalReader.read(original, file: file, windows: windows, diagnostics: diagnostics,
-                                       checkpoint: { checkpoint = $0 })
+        calendar = try ICalReader.read(bytes, file: file, windows: windows, diagnostics: diagnostics,
+                                       checkpoint: { checkpoint = $0; startBeside() })
+        // (No checkpoint: no END:VCALENDAR line, or no window.)
+        startBeside()
         self.checkpoint = checkpoint
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)
-        let passes = beside?.wait()
-        if passes?.bareCR ?? Self.hasBareCR(original) {
+        if bareCR?.wait() ?? Self.hasBareCR(bytes) {
             throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
         }
-        current = CalendarText(bytes: original)
-        if let found = passes?.found { current.remember(found, for: expecting) }
+        current = CalendarText(bytes: bytes)
+        self.search = search.map { ($0, expecting) }
+    }
+
+    /// The search for the stored copies of the events expected, until its answer is
+    /// taken into the text as read (`takeSearch`).
+    private var search: (task: BackgroundTask<[[Range<Int>]]>, identities: [CalendarText.Identity])?
+
+    /// Waits for the search beside the read, if it ran, and hands its answer to the text.
+    private func takeSearch() {
+        guard let search else { return }
+        self.search = nil
+        if let found = search.task.wait() { current.remember(found, for: search.identities) }
     }
 
     /// What the search beside the read found for `identity` (nil: it did not run).
-    package func foundBeside(_ identity: CalendarText.Identity) -> [Range<Int>]? { current.remembered(identity) }
+    package func foundBeside(_ identity: CalendarText.Identity) -> [Range<Int>]? {
+        takeSearch()
+        return current.remembered(identity)
+    }
 
     /// The text as the changes so far left it: the splice put in one buffer when
     /// there is one (a second change to the same file sees the first).
     private var text: CalendarText {
+        takeSearch()
         if pending, let edited {
             current = CalendarText(bytes: edited.data)
             self.edited = Splice(whole: current.bytes)
@@ -169,13 +191,19 @@ package final class CalendarFileEdit {
             diagnostics?.note("\(file): no event left in it; removed")
             return
         }
-        // The bytes as read are compared during the fsync, with the read-back; right
-        // before the rename, the file's status again (a change meanwhile changes it).
+        // The bytes as read are compared during the fsync, on another thread while the
+        // temp file is read back; right before the rename, the file's status again (a
+        // change meanwhile changes it).
         var bytesKept = false
         var replaced: OpenInput?
         defer { replaced?.closeBeside() }
         try AtomicFile.write(to: file, keeping: status, newMode: newFileMode,
-                             readBack: { try self.readBack($0, of: edited); (bytesKept, replaced) = self.unchangedBytes() },
+                             readBack: { [file, status, original] temp in
+                                 let compared = BackgroundTask { Self.unchangedBytes(file: file, status: status, original: original) }
+                                 try self.readBack(temp, of: edited)
+                                 let kept = compared.wait()
+                                 (bytesKept, replaced) = (kept?.same ?? false, kept?.input)
+                             },
                              unchanged: { bytesKept && self.sameVersion() }, contents: { try edited.forEachPiece($0) })
     }
 
@@ -211,7 +239,7 @@ package final class CalendarFileEdit {
     /// (in ns) and the same bytes; checked last before the removal, so an editor's save
     /// (its own rename) in the meantime is not lost.
     private func unchanged() -> Bool {
-        unchangedBytes().same && sameVersion()
+        Self.unchangedBytes(file: file, status: status, original: original).same && sameVersion()
     }
 
     /// Whether `file` has the same inode, device, size and mtime (in ns) as when it
@@ -221,13 +249,23 @@ package final class CalendarFileEdit {
         return FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
     }
 
-    /// Whether `file` still has the bytes read (compared a piece at a time), and the
-    /// file open to compare them: held past the rename and closed beside the work after
-    /// it, since its last close frees the replaced file's pages (tens of ms at 64 MB).
-    private func unchangedBytes() -> (same: Bool, input: OpenInput?) {
-        guard let status else { return (FileStatus.of(file, followSymlinks: false) == nil, nil) }
-        guard FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true,
-              let input = try? InputFile.open(file, accepting: .regularFiles), input.status.sameVersion(as: status) else { return (false, nil) }
+    /// What `unchangedBytes` found: whether the bytes are the ones read, and the file,
+    /// open. Handed from the thread that compared them once it is done (`BackgroundTask`
+    /// orders the writes before the wait returns); only the waiter uses the file then.
+    private struct Compared: @unchecked Sendable {
+        let same: Bool
+        let input: OpenInput?
+    }
+
+    /// Whether `file` still has the bytes read (`original`, compared a piece at a time)
+    /// with the `status` read, and the file open to compare them: held past the rename
+    /// and closed beside the work after it, since its last close frees the replaced
+    /// file's pages (tens of ms at 64 MB).
+    private static func unchangedBytes(file: String, status: FileStatus?, original: Data) -> Compared {
+        guard let status else { return Compared(same: FileStatus.of(file, followSymlinks: false) == nil, input: nil) }
+        func sameVersion() -> Bool { FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true }
+        guard sameVersion(), let input = try? InputFile.open(file, accepting: .regularFiles),
+              input.status.sameVersion(as: status) else { return Compared(same: false, input: nil) }
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
@@ -242,7 +280,7 @@ package final class CalendarFileEdit {
             }
         }
         // The bytes took a moment to read: the name must still be that file.
-        return (same && sameVersion(), input)
+        return Compared(same: same && sameVersion(), input: input)
     }
 
     /// Whether `bytes` have a CR that no LF follows (`BareCR`).
