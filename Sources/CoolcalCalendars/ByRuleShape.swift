@@ -116,35 +116,48 @@ struct ByRuleShape {
     /// The days of `month` the rule's BYMONTHDAY (else `defaultDay`, DTSTART's) and BYDAY
     /// give, in order, and the size of the set BYSETPOS counts in. libical counts each
     /// BYMONTHDAY that names a day of the month, twice if two name the same day; with
-    /// BYDAY it counts the days themselves.
+    /// BYDAY it counts the days themselves. (Sets of days as bits: day d is bit d.)
     func monthDays(year: Int, month: Int, defaultDay: Int) -> (days: [Int], total: Int) {
         let length = CivilDateTime.daysInMonth(year, month)
-        var chosen = Set<Int>(), total = 0
-        for n in monthDays.isEmpty ? [defaultDay] : monthDays where abs(n) <= length {
-            chosen.insert(n > 0 ? n : length + 1 + n)
-            total += 1
+        var chosen: UInt64 = 0, total = 0
+        if monthDays.isEmpty {
+            if (1...length).contains(defaultDay) {
+                chosen = 1 << UInt64(defaultDay)
+                total = 1
+            }
+        } else {
+            for n in monthDays where abs(n) <= length {
+                chosen |= 1 << UInt64(n > 0 ? n : length + 1 + n)
+                total += 1
+            }
         }
         if !days.isEmpty {
-            let first = ByRuleShape.weekday(year, month, 1)
-            var named = Set<Int>()
+            let first = ByRuleShape.weekday(year, month, 1), last = ByRuleShape.weekday(year, month, length)
+            var named: UInt64 = 0
             for d in days {
                 let firstMatch = (d.weekday - first + 7) % 7 + 1
-                let lastMatch = length - (ByRuleShape.weekday(year, month, length) - d.weekday + 7) % 7
+                let lastMatch = length - (last - d.weekday + 7) % 7
                 if d.ordinal == 0 {
-                    named.formUnion(stride(from: firstMatch, through: length, by: 7))
+                    for day in stride(from: firstMatch, through: length, by: 7) { named |= 1 << UInt64(day) }
                 } else if d.ordinal > 0 {
                     let day = firstMatch + (d.ordinal - 1) * 7
-                    if day <= lastMatch { named.insert(day) }
+                    if day <= lastMatch { named |= 1 << UInt64(day) }
                 } else {
                     let day = lastMatch + (d.ordinal + 1) * 7
-                    if day >= firstMatch { named.insert(day) }
+                    if day >= firstMatch { named |= 1 << UInt64(day) }
                 }
             }
             // BYMONTHDAY limits BYDAY when both are given.
-            chosen = monthDays.isEmpty ? named : chosen.intersection(named)
-            total = chosen.count
+            chosen = monthDays.isEmpty ? named : chosen & named
+            total = chosen.nonzeroBitCount
         }
-        return (chosen.sorted(), total)
+        var result: [Int] = []
+        result.reserveCapacity(chosen.nonzeroBitCount)
+        while chosen != 0 {
+            result.append(chosen.trailingZeroBitCount)
+            chosen &= chosen - 1
+        }
+        return (result, total)
     }
 
     /// The days BYSETPOS keeps of a period's `days` (counted as `total`).
