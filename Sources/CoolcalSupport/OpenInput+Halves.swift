@@ -14,7 +14,14 @@ extension OpenInput {
     func readHalves(count: Int) throws -> Data? {
         guard count > 0, let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               memory != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
-        var data = Data(bytesNoCopy: memory, count: count, deallocator: .custom { munmap($0, $1) })
+        // Unmapped whole (its count may have been cut below), and beside: freeing 64 MiB
+        // of pages takes the thread that does it several ms, which the last user of the
+        // bytes (a write's end) need not wait for.
+        let mapped = count
+        var data = Data(bytesNoCopy: memory, count: count, deallocator: .custom { pointer, _ in
+            let address = UInt(bitPattern: pointer)
+            DispatchQueue.global().async { munmap(UnsafeMutableRawPointer(bitPattern: address), mapped) }
+        })
         // The second half starts on a page boundary (madvise's ranges must).
         let half = (count / 2) & ~(Int(getpagesize()) - 1)
         let ranges = [0..<half, half..<count]
