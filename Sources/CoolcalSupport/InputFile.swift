@@ -179,13 +179,20 @@ public final class OpenInput {
 
     /// Everything up to the end, refused (`InputTooLarge`) as soon as it exceeds `limit`.
     public func readAll(limit: Int) throws -> Data {
+        try readAllNotingBareCR(limit: limit).data
+    }
+
+    /// `readAll`, and whether the bytes have a CR that no LF follows (`BareCR`) when
+    /// that was found out on the way (a file read in halves: each half looked at on
+    /// the thread that read it); nil when it was not.
+    package func readAllNotingBareCR(limit: Int) throws -> (data: Data, bareCR: Bool?) {
         if !isStream && status.size > Int64(limit) {
             throw InputTooLarge(path: name, size: status.size, limit: limit)
         }
         var data = Data()
-        if !isStream && status.size >= Int64(Self.halvesFrom), let halves = try readHalves(count: Int(status.size)) {
+        if !isStream && status.size >= Int64(Self.halvesFrom), let (halves, bareCR) = try readHalves(count: Int(status.size)) {
             // Read by offset: what it holds beyond that (it grew meanwhile) is read below.
-            if halves.count < status.size { return halves }
+            if halves.count < status.size { return (halves, nil) }
             data = halves
             let size = 1 << 20
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -193,7 +200,7 @@ public final class OpenInput {
             while true {
                 let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)]),
                                  at: Int64(data.count))
-                if n == 0 { return data }
+                if n == 0 { return (data, data.count == status.size ? bareCR : nil) }
                 data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
                 if data.count > limit { throw InputTooLarge(path: name, size: max(status.size, Int64(data.count)), limit: limit) }
             }
@@ -212,7 +219,7 @@ public final class OpenInput {
             }
             if filled < data.count {
                 data.count = filled
-                return data
+                return (data, nil)
             }
         }
         let size = 1 << 20
@@ -220,7 +227,7 @@ public final class OpenInput {
         defer { buffer.deallocate() }
         while true {
             let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)]))
-            if n == 0 { return data }
+            if n == 0 { return (data, nil) }
             data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
             if data.count > limit {
                 throw InputTooLarge(path: name, size: isStream ? nil : max(status.size, Int64(data.count)), limit: limit)
@@ -235,7 +242,8 @@ public final class OpenInput {
         guard count >= 1 << 20,
               let p = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
               p != UnsafeMutableRawPointer(bitPattern: -1) else { return Data(count: count) }
-        return Data(bytesNoCopy: p, count: count, deallocator: .custom { munmap($0, $1) })
+        // Unmapped whole: the count may have been cut since.
+        return Data(bytesNoCopy: p, count: count, deallocator: .custom { pointer, _ in munmap(pointer, count) })
     }
 
     /// Polls until the stream can be read (data or its end), or throws at the deadline.

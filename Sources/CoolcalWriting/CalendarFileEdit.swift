@@ -39,12 +39,12 @@ package final class CalendarFileEdit {
     /// read-back of an edit that changed nothing before it scans from there.
     package let checkpoint: ScanCheckpoint?
 
-    /// Reads `file` (resolved, locked by the caller) for editing. In a file of
-    /// `searchBeside` bytes or more, a bare CR and the stored copies of `expecting` (the
-    /// events the changes to come are about) are looked for on other threads, passes
-    /// over the whole text started when the scan is done (its two threads have both
-    /// cores until then): the first beside libical's parse, the second until the text
-    /// is first asked for (`merge` expands its windows meanwhile).
+    /// Reads `file` (resolved, locked by the caller) for editing. A bare CR is looked for
+    /// as the file is read (`readAllNotingBareCR`), else, in a file of `searchBeside`
+    /// bytes or more, beside libical's parse; there the stored copies of `expecting`
+    /// (the events the changes to come are about) are looked for on another thread too,
+    /// until the text is first asked for (`merge` expands its windows meanwhile). Both
+    /// start when the scan is done: its two threads have both cores until then.
     package init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
         self.file = file
         self.windows = windows
@@ -55,13 +55,16 @@ package final class CalendarFileEdit {
         status = input?.status
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
-        let bytes = try input?.readAll(limit: 1 << 40) ?? Data()
+        // A file read in halves has been looked at for a bare CR by the threads that read it.
+        let (bytes, bareCRRead) = try input?.readAllNotingBareCR(limit: 1 << 40) ?? (Data(), nil)
         original = bytes
         var bareCR: BackgroundTask<Bool>?
         var search: BackgroundTask<[[Range<Int>]]>?
+        var started = false
         let startBeside = {
-            guard bytes.count >= Self.searchBeside, bareCR == nil else { return }
-            bareCR = BackgroundTask { Self.hasBareCR(bytes) }
+            guard bytes.count >= Self.searchBeside, !started else { return }
+            started = true
+            if bareCRRead == nil { bareCR = BackgroundTask { Self.hasBareCR(bytes) } }
             if !expecting.isEmpty { search = BackgroundTask { CalendarText.candidateBlocks(in: bytes, for: expecting) } }
         }
         var checkpoint: ScanCheckpoint?
@@ -73,7 +76,7 @@ package final class CalendarFileEdit {
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)
-        if bareCR?.wait() ?? Self.hasBareCR(bytes) {
+        if bareCRRead ?? bareCR?.wait() ?? Self.hasBareCR(bytes) {
             throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
         }
         current = CalendarText(bytes: bytes)

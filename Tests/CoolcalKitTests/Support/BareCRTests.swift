@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CoolcalWriting
+@testable import CoolcalSupport
 
 /// `BareCR` looks at 32 bytes at a time; its answer must be the byte-by-byte
 /// definition's (a CR with no LF right after it, the last byte included) wherever

@@ -4,8 +4,8 @@
 /// line; here the bytes and the bytes one further on are compared as vectors, and a
 /// CR is bare when the byte after it is no LF (64 MiB: ~10 ms here, where a `memchr`
 /// per CR took ~40 ms and eight bytes at a time ~25 ms).
-enum BareCR {
-    static func present(in bytes: UnsafeRawBufferPointer) -> Bool {
+package enum BareCR {
+    package static func present(in bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return false }
         let cr = SIMD32<UInt8>(repeating: 0x0D), lf = SIMD32<UInt8>(repeating: 0x0A)
