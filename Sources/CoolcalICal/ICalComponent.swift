@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 import Glibc
 
 /// An icalcomponent tree that we own: freed in deinit.
@@ -61,5 +62,26 @@ package enum ICalWalk {
 
     static func parameter(_ prop: OpaquePointer, _ kind: icalparameter_kind) -> OpaquePointer? {
         icalproperty_get_first_parameter(prop, kind)
+    }
+}
+
+extension OwnedComponent {
+    /// libical's tree of checked text (`ICalReader`'s checks passed), or an `ICalError`
+    /// naming `file` and what libical could not read.
+    package static func checked(_ data: Data, file: String) throws -> OwnedComponent {
+        let skip = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // libical wants a NUL-terminated string: one copy, with the BOM dropped.
+        let parsed = data.withUnsafeBytes { raw -> OwnedComponent? in
+            let count = raw.count - skip
+            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
+            defer { buffer.deallocate() }
+            if count > 0, let base = raw.baseAddress { memcpy(buffer, base + skip, count) }
+            buffer[count] = 0
+            return OwnedComponent.parse(buffer)
+        }
+        guard let root = parsed else {
+            throw ICalError(file: file, message: ICalReader.unreadableReason(data))
+        }
+        return root
     }
 }

@@ -130,30 +130,19 @@ public enum ICalReader {
             throw ICalError(file: file, message: "too large to read whole (\(data.count >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
         }
         let (text, warnings) = try capped(data, file: file, whole: whole)
-        var result = try calendar(from: try tree(text, file: file), text: text, file: file)
+        var result = try parsed(text, file: file, inHalves: true)
         result.warnings = warnings + result.warnings
         return result
     }
 
-    /// libical's tree of checked text (the caller owns it).
-    package static func tree(_ data: Data, file: String) throws -> OwnedComponent {
-        let skip = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        // libical wants a NUL-terminated string: one copy, with the BOM dropped.
-        let parsed = data.withUnsafeBytes { raw -> OwnedComponent? in
-            let count = raw.count - skip
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: count + 1)
-            defer { buffer.deallocate() }
-            if count > 0, let base = raw.baseAddress { memcpy(buffer, base + skip, count) }
-            buffer[count] = 0
-            return OwnedComponent.parse(buffer)
-        }
-        guard let root = parsed else {
-            throw ICalError(file: file, message: unreadableReason(data))
-        }
-        return root
+    /// Checked `text` read: in two halves on two threads when it is large and shaped for it (`ParseInHalves`).
+    package static func parsed(_ text: Data, file: String, inHalves: Bool) throws -> ICalCalendar {
+        let halves = inHalves ? ParseInHalves.halves(text, file: file) : nil
+        return try calendar(from: try halves?.head ?? OwnedComponent.checked(text, file: file), text: text, file: file, events: halves)
     }
 
-    private static func calendar(from root: OwnedComponent, text: Data, file: String) throws -> ICalCalendar {
+    /// `events`: the VEVENTs of `root`'s one VCALENDAR, read already (`ParseInHalves`).
+    private static func calendar(from root: OwnedComponent, text: Data, file: String, events: ParseInHalves.Halves? = nil) throws -> ICalCalendar {
         let vcalendars: [OpaquePointer]
         var looseEvents: [OpaquePointer] = []
         switch icalcomponent_isa(root.pointer) {
@@ -192,9 +181,9 @@ public enum ICalReader {
         result.warnings = zoneWarnings
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
-            let answering = ICalWalk.method(of: vcal).map(ICalCalendar.answerMethods.contains) ?? false
-            for vevent in ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT) {
-                answering ? result.answers.append(ICalEventReader.event(from: vevent)) : result.events.append(ICalEventReader.event(from: vevent))
+            let answering = events?.answering ?? ICalWalk.method(of: vcal).map(ICalCalendar.answerMethods.contains) ?? false
+            for event in events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:)) {
+                answering ? result.answers.append(event) : result.events.append(event)
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))

@@ -17,7 +17,7 @@ public final class ITIPMessage {
     /// Reads an iTIP message whose text `ICalReader` has already accepted (as
     /// `zones`: the message's own zones as that read found them).
     package init(_ data: Data, uid: String, zones: ZoneBook, file: String) throws {
-        root = try ICalReader.tree(data, file: file)
+        root = try OwnedComponent.checked(data, file: file)
         // libical's complaints (`X-LIC-ERROR`, for a `LOCATION:` with no value, say) are
         // never the organizer's words: nothing coolcal writes or sends carries them.
         ITIPMessage.dropDiagnostics(root.pointer)

@@ -1,0 +1,123 @@
+internal import CLibical
+import Dispatch
+import Foundation
+
+/// A large checked text parsed by libical in two halves, one per core (`ICalReader.parsed`).
+enum ParseInHalves {
+    /// From this many bytes on, a checked text is parsed in two halves, one per core.
+    static let from = 256 << 10
+
+    /// What `halves` gives: the first half's tree (its head: the calendar's
+    /// properties and zones, which the second half repeats) and the events of both
+    /// halves, in the text's order.
+    struct Halves {
+        let head: OwnedComponent
+        let events: [ICalEvent]
+        let answering: Bool
+    }
+
+    /// `text` parsed by libical in two halves on two threads, each the text's head
+    /// (all before its first VEVENT) with half of its VEVENTs and its end, and each
+    /// half's events read on its thread. nil — the caller parses the text whole, which
+    /// also says what is wrong with it — when it is shorter than `from`,
+    /// is not one VCALENDAR whose VEVENTs follow all else in it (`HalvesCut`), or a half
+    /// does not parse as one VCALENDAR.
+    static func halves(_ text: Data, file: String) -> Halves? {
+        guard text.count >= from else { return nil }
+        guard let parts = text.withUnsafeBytes({ raw -> [Data]? in
+            guard let cut = HalvesCut(raw) else { return nil }
+            return [Data(raw[..<cut.middle]) + Data(raw[cut.end...]), Data(raw[..<cut.events]) + Data(raw[cut.middle...])]
+        }) else { return nil }
+        let work = HalfParses(parts: parts, file: file)
+        DispatchQueue.concurrentPerform(iterations: 2) { work.parse($0) }
+        guard let first = work.slots[0], let second = work.slots[1], let head = first.root,
+              first.answering == second.answering else { return nil }
+        return Halves(head: head, events: first.events + second.events, answering: first.answering)
+    }
+}
+
+/// Each half's parse, on its own thread, into a slot of its own, read by the caller
+/// once `concurrentPerform` has returned (which orders the writes before the reads).
+/// The second half's tree is freed on its thread: only its events are kept.
+private final class HalfParses: @unchecked Sendable {
+    struct Parsed {
+        let root: OwnedComponent?
+        let events: [ICalEvent]
+        let answering: Bool
+    }
+
+    let parts: [Data]
+    let file: String
+    var slots: [Parsed?] = [nil, nil]
+
+    init(parts: [Data], file: String) {
+        self.parts = parts
+        self.file = file
+    }
+
+    func parse(_ i: Int) {
+        guard let root = try? OwnedComponent.checked(parts[i], file: file),
+              icalcomponent_isa(root.pointer) == ICAL_VCALENDAR_COMPONENT else { return }
+        let answering = ICalWalk.method(of: root.pointer).map(ICalCalendar.answerMethods.contains) ?? false
+        let events = ICalWalk.children(of: root.pointer, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
+        slots[i] = Parsed(root: i == 0 ? root : nil, events: events, answering: answering)
+    }
+}
+
+/// Where a checked text can be cut in two for `ParseInHalves`: `events`, the
+/// start of its first VEVENT line; `middle`, the start of the first VEVENT line from
+/// halfway through its events on; `end`, the start of its `END:VCALENDAR` line. Only
+/// for one VCALENDAR in which nothing but VEVENTs follows the first VEVENT, every
+/// BEGIN closed by its END, and nothing but blank lines after it; nil otherwise.
+struct HalvesCut {
+    let events: Int
+    let middle: Int
+    let end: Int
+
+    init?(_ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress else { return nil }
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let (begin, endLine) = (Array("BEGIN:".utf8), Array("END:".utf8))
+        let (vevent, vcalendar) = (Array("VEVENT".utf8), Array("VCALENDAR".utf8))
+        var stack: [[UInt8]] = []
+        var firstEvent: Int?, eventStarts: [Int] = [], end: Int?
+        var at = 0
+        while at < bytes.count {
+            let lineEnd = memchr(base + at, 0x0A, bytes.count - at).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+            var content = bytes[at..<lineEnd]
+            if content.last == 0x0D { content = content.dropLast() }
+            defer { at = lineEnd + 1 }
+            if end != nil {
+                // After END:VCALENDAR: blank lines only.
+                guard content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return nil }
+                continue
+            }
+            // Only a line that starts with B or E can open or close a component.
+            let initial = content.first.map { $0 | 0x20 }
+            let line = initial == 0x62 || initial == 0x65 ? content.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 } : []
+            if line.starts(with: begin) {
+                let name = Array(line.dropFirst(begin.count))
+                if stack.count == 1 && name == vevent {
+                    if firstEvent == nil { firstEvent = at }
+                    eventStarts.append(at)
+                } else if firstEvent != nil && stack.count == 1 {
+                    return nil
+                }
+                guard !stack.isEmpty || name == vcalendar else { return nil }
+                stack.append(name)
+            } else if line.starts(with: endLine) {
+                guard let open = stack.popLast(), open == Array(line.dropFirst(endLine.count)) else { return nil }
+                if stack.isEmpty { end = at }
+            } else if firstEvent != nil && stack.count == 1 {
+                // Between the VEVENTs: nothing else.
+                return nil
+            } else if stack.isEmpty && !content.isEmpty {
+                return nil
+            }
+        }
+        guard let firstEvent, let end, eventStarts.count >= 2 else { return nil }
+        let half = firstEvent + (end - firstEvent) / 2
+        guard let middle = eventStarts.first(where: { $0 >= half }) ?? eventStarts.last, middle > firstEvent else { return nil }
+        (events, self.middle, self.end) = (firstEvent, middle, end)
+    }
+}
