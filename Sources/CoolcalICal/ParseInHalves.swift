@@ -29,6 +29,7 @@ enum ParseInHalves {
             return [Data(raw[..<cut.middle]) + Data(raw[cut.end...]), Data(raw[..<cut.events]) + Data(raw[cut.middle...])]
         }) else { return nil }
         let work = HalfParses(parts: parts, file: file)
+        defer { work.free() }
         DispatchQueue.concurrentPerform(iterations: 2) { work.parse($0) }
         guard let first = work.slots[0], let second = work.slots[1], let head = first.root,
               first.answering == second.answering else { return nil }
@@ -48,11 +49,18 @@ private final class HalfParses: @unchecked Sendable {
 
     let parts: [Data]
     let file: String
-    var slots: [Parsed?] = [nil, nil]
+    /// One slot a thread: written by that thread only.
+    let slots = UnsafeMutableBufferPointer<Parsed?>.allocate(capacity: 2)
 
     init(parts: [Data], file: String) {
         self.parts = parts
         self.file = file
+        slots.initialize(repeating: nil)
+    }
+
+    func free() {
+        slots.deinitialize()
+        slots.deallocate()
     }
 
     func parse(_ i: Int) {
