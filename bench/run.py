@@ -196,12 +196,12 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None, del
                  f"| {k.cpu:.3f} | {k.wall / l.wall:.3f} | {k.mb:.0f} | {l.mb:.0f} |\n"
                  for s, mb, wc, c, l, k in rows)
     if write_rows:
-        t += ("\n| events | command | s | cpu s | ÷ conflicts | peak RSS MB |\n"
+        t += ("\n| events | command | s (min–max) | cpu s | ÷ conflicts | peak RSS MB |\n"
               "|---:|---|---:|---:|---:|---:|\n")
         for s, cc, figures in write_rows:
             for name, f in figures.items():
                 t += (f"| {s:,} | {name} | {f.cell()} | - | - | - |\n" if f.refused else
-                      f"| {s:,} | {name} | {f.wall:.3f} | {f.cpu:.3f} | {f.wall / cc.wall:.2f} | {f.mb:.0f} |\n")
+                      f"| {s:,} | {name} | {span(f)} | {f.cpu:.3f} | {f.wall / cc.wall:.2f} | {f.mb:.0f} |\n")
     if vdir_rows:
         t += ("\n| events | vdir files | MB | cat of its files s | conflicts s | conflicts cpu s "
               "| ÷ cat | ÷ conflicts on one file | peak RSS MB |\n"
