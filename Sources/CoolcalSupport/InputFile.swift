@@ -190,24 +190,15 @@ public final class OpenInput {
             throw InputTooLarge(path: name, size: status.size, limit: limit)
         }
         var data = Data()
-        if !isStream && status.size >= Int64(Self.halvesFrom), let (halves, bareCR) = try readHalves(count: Int(status.size)) {
-            // Read by offset: what it holds beyond that (it grew meanwhile) is read below.
+        var bareCR: Bool?
+        // Halves are read by offset from the start: only a file opened here (standard
+        // input's offset is the shell's, and what is before it is not ours to read).
+        var byOffset = false
+        if owned && !isStream && status.size >= Int64(Self.halvesFrom), let (halves, bare) = try readHalves(count: Int(status.size)) {
             if halves.count < status.size { return (halves, nil) }
-            data = halves
-            let size = 1 << 20
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)]),
-                                 at: Int64(data.count))
-                if n == 0 { return (data, data.count == status.size ? bareCR : nil) }
-                data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
-                if data.count > limit { throw InputTooLarge(path: name, size: max(status.size, Int64(data.count)), limit: limit) }
-            }
-        }
-        if !isStream && status.size > 0 {
-            // Straight into the result (the kernel's copy only), as big as the file was;
-            // what it holds beyond that (it grew meanwhile) is read below.
+            (data, bareCR, byOffset) = (halves, bare, true)
+        } else if !isStream && status.size > 0 {
+            // Straight into the result (the kernel's copy only), as big as the file was.
             data = Self.prefaulted(count: Int(status.size))
             var filled = 0
             try data.withUnsafeMutableBytes { all in
@@ -222,12 +213,14 @@ public final class OpenInput {
                 return (data, nil)
             }
         }
+        // A stream's bytes, or what a file holds beyond its size at opening (it grew meanwhile).
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)]))
-            if n == 0 { return (data, nil) }
+            let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(size, limit + 1 - data.count)])
+            let n = try byOffset ? read(into: piece, at: Int64(data.count)) : read(into: piece)
+            if n == 0 { return (data, data.count == status.size ? bareCR : nil) }
             data.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
             if data.count > limit {
                 throw InputTooLarge(path: name, size: isStream ? nil : max(status.size, Int64(data.count)), limit: limit)
