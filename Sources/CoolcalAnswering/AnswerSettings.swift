@@ -2,6 +2,7 @@ import Foundation
 import CoolcalCheck
 import CoolcalModel
 import CoolcalSchedule
+import CoolcalSupport
 import CoolcalWriting
 
 /// What the answering workflows read of a run: the values the command line resolved
@@ -11,18 +12,21 @@ package struct AnswerSettings {
     /// `--me`: the owner's addresses, first the one answers are mailed from.
     package var me: [String]
     /// The domain for UIDs and Message-IDs (config `domain`, else the host's name).
-    package var domain: String
+    package var domain: String { made.domain.value }
     /// Config `name`: the user's display name in the mails coolcal sends for them.
     package var name: String? = nil
     package var now: Date
-    package var zone: TimeZone
+    package var zone: TimeZone { made.zone.value }
     /// The config's `buffer`; a command's `--buffer` wins over it (`buffer(_:)`).
     package var configBuffer: Buffer?
     /// Seconds per request to the inviting server (`COOLCAL_SERVER_TIMEOUT`).
     package var serverTimeout: TimeInterval
     package var environment: [String: String]
     package var diagnostics: Diagnostics
-    package var reader: CalendarReader
+    package var reader: CalendarReader { made.reader.value }
+    /// The domain, the zone and the reader, each made when first used (the host's name,
+    /// the zone's data): a `merge` that finds nothing new needs none of them.
+    private let made: (domain: Lazy<String>, zone: Lazy<TimeZone>, reader: Lazy<CalendarReader>)
     package var writer: CalendarWriter
     /// The command that runs, for the usage line of a usage error.
     package var command: String?
@@ -42,18 +46,16 @@ package struct AnswerSettings {
     /// More instances than this in one day is a rule no person meant (or a flood).
     package static let maxInstancesADay = 24
 
-    package init(me: [String], domain: String, now: Date, zone: TimeZone, configBuffer: Buffer?, serverTimeout: TimeInterval,
-                 environment: [String: String], diagnostics: Diagnostics, reader: CalendarReader, writer: CalendarWriter,
+    package init(me: [String], domain: Lazy<String>, now: Date, zone: Lazy<TimeZone>, configBuffer: Buffer?, serverTimeout: TimeInterval,
+                 environment: [String: String], diagnostics: Diagnostics, reader: Lazy<CalendarReader>, writer: CalendarWriter,
                  command: String?, allowPublish: Bool = false, maxDuration: Int = AnswerSettings.defaultMaxDuration) {
         self.me = me
-        self.domain = domain
+        made = (domain, zone, reader)
         self.now = now
-        self.zone = zone
         self.configBuffer = configBuffer
         self.serverTimeout = serverTimeout
         self.environment = environment
         self.diagnostics = diagnostics
-        self.reader = reader
         self.writer = writer
         self.command = command
         self.allowPublish = allowPublish

@@ -1,13 +1,15 @@
 import Foundation
 import CoolcalAnswering
 import CoolcalMail
+import CoolcalSupport
 import CoolcalWriting
 
 extension Settings {
     /// What the answering workflows read of this run (CoolcalAnswering never sees flags).
     package func answering(command: String?) -> AnswerSettings {
-        var settings = AnswerSettings(me: me, domain: domain, now: now, zone: zone, configBuffer: config.buffer, serverTimeout: serverTimeout,
-                       environment: environment, diagnostics: diagnostics, reader: reader, writer: writer, command: command,
+        var settings = AnswerSettings(me: me, domain: Lazy { [self] in domain }, now: now, zone: madeZone, configBuffer: config.buffer,
+                       serverTimeout: serverTimeout, environment: environment, diagnostics: diagnostics,
+                       reader: Lazy { [self] in reader }, writer: writer, command: command,
                        allowPublish: allowPublish, maxDuration: config.maxDuration.map { $0.days * 86_400 + $0.seconds } ?? AnswerSettings.defaultMaxDuration)
         settings.acceptFrom = acceptFrom
         settings.name = config.name

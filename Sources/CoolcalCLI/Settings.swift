@@ -13,10 +13,16 @@ import CoolcalZones
 /// Flags merged with the config file and the environment (`SettingsTable` says which
 /// wins).
 package struct Settings {
-    package let zone: TimeZone
+    /// The floating zone (`--tz`, config `tz`, `TZ`, the system's), made when first used:
+    /// a run that prints no time and reads no calendar never loads ICU's zone data. A
+    /// name that can be wrong is checked here, when the settings are read.
+    package var zone: TimeZone { madeZone.value }
+    let madeZone: Lazy<TimeZone>
     package let me: [String]
     package let config: Config
-    package let style: TextStyle
+    /// How text is printed; made when first used (its locale loads ICU's data too).
+    package var style: TextStyle { madeStyle.value }
+    private let madeStyle: Lazy<TextStyle>
     package let now: Date
     package let lockTimeout: TimeInterval
     /// `allow-publish = yes`: merge adds published events instead of holding them.
@@ -35,7 +41,8 @@ package struct Settings {
     package init(_ common: CommonOptions, _ env: RunEnvironment, _ diagnostics: Diagnostics) throws {
         self.diagnostics = diagnostics
         config = try Config.load(environment: env.variables, diagnostics: diagnostics)
-        zone = try Settings.zone(common, config, env.variables, diagnostics)
+        let zone = try Settings.zone(common, config, env.variables, diagnostics)
+        madeZone = zone
         given = common.given
         let configured = SettingsTable.resolve(SettingsTable.me, flags: given, environment: env.variables, config: config.values).values
         me = configured + common.recipients.filter { !configured.contains($0) }
@@ -46,8 +53,11 @@ package struct Settings {
         case .never: color = false
         case .auto: color = env.stdoutIsTerminal && !noColor
         }
-        style = TextStyle(locale: TextStyle.locale(environment: env.variables), zone: zone, color: color,
-                          unicode: TextStyle.wantsUnicode(environment: env.variables), terminal: env.stdoutIsTerminal)
+        let variables = env.variables, terminal = env.stdoutIsTerminal
+        madeStyle = Lazy {
+            TextStyle(locale: TextStyle.locale(environment: variables), zone: zone.value, color: color,
+                      unicode: TextStyle.wantsUnicode(environment: variables), terminal: terminal)
+        }
         now = env.now
         environment = env.variables
         lockTimeout = FileLock.timeout(environment: env.variables)
@@ -101,26 +111,35 @@ package struct Settings {
 
     package func buffer(_ flag: Buffer?) -> Buffer { flag ?? config.buffer ?? .standard }
 
+    /// The zone the settings name, checked now; made now only where checking it needs it.
     private static func zone(_ common: CommonOptions, _ config: Config, _ env: [String: String],
-                             _ diagnostics: Diagnostics) throws -> TimeZone {
+                             _ diagnostics: Diagnostics) throws -> Lazy<TimeZone> {
         if let name = common.tz {
-            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
+            guard let zone = known(name) else {
                 throw UsageError("unknown time zone '\(name)' (use an IANA name such as Europe/Berlin)", command: common.command)
             }
-            return zone.timeZone
+            return Lazy(made: zone)
         }
         if let name = config.tz {
-            guard let zone = ZoneBook.systemZone(named: name) as? SystemZone else {
-                throw ConfigError(message: "\(config.path ?? "config"): tz '\(name)' is not a known time zone")
-            }
-            return zone.timeZone
+            guard let zone = known(name) else { throw ConfigError(message: "\(config.path ?? "config"): tz '\(name)' is not a known time zone") }
+            return Lazy(made: zone)
         }
         if let tz = env["TZ"], !tz.isEmpty {
             let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
-            if let zone = ZoneBook.systemZone(named: name) as? SystemZone { return zone.timeZone }
+            if universal.contains(name) { return Lazy { known(name) ?? .gmt } }
+            if let zone = known(name) { return Lazy(made: zone) }
             diagnostics.warn("TZ '\(tz)' is not a known time zone; using \(TimeZone.current.identifier)")
         }
-        return TimeZone.current
+        return Lazy { TimeZone.current }
+    }
+
+    /// Names of UTC that are always known: `TZ=UTC` (a server's, cron's, the tests')
+    /// needs no check, so no zone is made before it is used.
+    private static let universal: Set<String> = ["UTC", "Etc/UTC", "GMT"]
+
+    /// The system zone called `name`; nil when there is none.
+    private static func known(_ name: String) -> TimeZone? {
+        (ZoneBook.systemZone(named: name) as? SystemZone)?.timeZone
     }
 
     package func expansion() -> ExpansionOptions {
