@@ -140,7 +140,7 @@ def main():
     print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool, delivery)
 
 
-def maildir_goals(n, first, noop, version):
+def maildir_goals(n, first, noop, unstamped, version):
     """The Maildir goals of issue #30, as notes."""
     met = lambda ok: "met" if ok else "not met"
     return [f"Maildir of {n:,}: no-op within --version + 30 ms and + 5 MB: "
@@ -214,10 +214,11 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None, del
         t += "".join(f"| {name} | {statistics.median(walls):.3f} | {p95:.3f} | {rate:.1f} ({n} messages) |\n"
                      for name, walls, p95, rate, n, _ in delivery)
     if spool:
-        n, first, noop, version = spool
+        n, first, noop, unstamped, version = spool
         t += (f"\n| Maildir of {n:,} messages | s (min–max) | cpu s | peak RSS MB |\n|---|---:|---:|---:|\n"
               f"| merge, first run (fresh state) | {span(first)} | {first.cpu:.3f} | {first.mb:.0f} |\n"
               f"| merge, nothing arrived | {span(noop)} | {noop.cpu:.3f} | {noop.mb:.1f} |\n"
+              f"| merge, nothing arrived, no stamp | {span(unstamped)} | {unstamped.cpu:.3f} | {unstamped.mb:.1f} |\n"
               f"| coolcal --version | {span(version)} | {version.cpu:.3f} | {version.mb:.1f} |\n")
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = (f"coolcal `{os.path.relpath(coolcal, ROOT)}`, median of {a.runs} runs (after 1 "

@@ -55,13 +55,20 @@ package struct MergeRun {
     package func run(source: (() throws -> MergeSource)? = nil, listed: () -> Void = {}, report: (MergeItem) -> Void) throws -> Error? {
         let settings = store.settings
         let diagnostics = settings.diagnostics
-        let spool = try source?() ?? MergeSources.open(spoolDirectory, mark: mark, now: settings.now, lockTimeout: lockTimeout,
-                                                       report: policy == .report, state: { try store.open() })
-        defer { spool.unlock() }
+        // A Maildir listed as the last run left it, with the state unwritten since, has
+        // nothing new: nothing is opened to find that out. (Not with an inviting server:
+        // its queue is looked at every run.)
+        let unchanged = source == nil && store.serverSetting == nil
+            && MaildirSource.unchanged(spoolDirectory, stateDirectory: store.stateDirectory, report: policy == .report, now: settings.now)
+        let spool = unchanged ? nil : try source?() ?? MergeSources.open(spoolDirectory, mark: mark, now: settings.now,
+                                                                           lockTimeout: lockTimeout, report: policy == .report,
+                                                                           state: { try store.open() })
+        defer { spool?.unlock() }
         // Protocol order, not directory order: a CANCEL in new/ after the REQUEST in cur/.
-        let items = ProtocolOrder.sorted(try spool.items(floatingZone: settings.zone, diagnostics: diagnostics))
+        let items = try spool.map { ProtocolOrder.sorted(try $0.items(floatingZone: settings.zone, diagnostics: diagnostics)) } ?? []
         TestHook.pause(at: "merge-after-listing")
         listed()
+        if unchanged { diagnostics.note("\(spoolDirectory): listed as the last run left it, the state unchanged since") }
         diagnostics.note("\(spoolDirectory): \(items.count) invitation\(items.count == 1 ? "" : "s") pending (policy \(policy.rawValue))")
         // A missing sendmail (78) or no usable --me (64) stops the run before any answer.
         if reply && policy != .report {
@@ -70,17 +77,20 @@ package struct MergeRun {
                 throw UsageError("--reply needs --me ADDRESS, a mail address to answer from (or 'me' in the config)", command: "merge")
             }
         }
-        guard !items.isEmpty else {
-            // Nothing new: still the moment to deliver answers a down server left queued.
-            if policy != .report, deliverOutbox, try store.server() != nil || reply {
+        guard let spool, !items.isEmpty else {
+            // Nothing new: still the moment to deliver answers a down server left queued
+            // (an unchanged spool's stamp says none wait).
+            if spool != nil, policy != .report, deliverOutbox, try store.server() != nil || reply {
                 try store.deliver(try store.open(), patience: patience)
             }
+            try spool?.ended()
             return nil
         }
         var pass = try MergePass(run: self, items: items)
         try pass.decide()
         let failure = try settle(&pass, spool: spool, report: report)
         if let state = pass.state, deliverOutbox { try store.deliver(state, patience: patience) }
+        try spool.ended()
         return failure
     }
 

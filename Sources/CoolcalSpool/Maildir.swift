@@ -47,22 +47,41 @@ public struct Maildir {
     /// One directory read per folder; a file is `stat`ed only when its entry has no type
     /// (or is a symbolic link).
     public func listing() throws -> [Message] {
+        try listed().messages
+    }
+
+    /// `listing`, and the digest of the names it lists.
+    func listed() throws -> (messages: [Message], digest: ListingDigest) {
         var all: [Message] = []
+        var digest = ListingDigest()
+        try forEachMessage { folder, name in
+            all.append(Message(folder: folder, file: String(decoding: name, as: UTF8.self)))
+            digest.add(folder: folder, name: name)
+        }
+        return (all, digest)
+    }
+
+    /// The digest of what `listing` would list, without a string made for any name.
+    func digest() throws -> ListingDigest {
+        var digest = ListingDigest()
+        try forEachMessage { folder, name in digest.add(folder: folder, name: name) }
+        return digest
+    }
+
+    /// Each message's folder and file name (its bytes), as `listing` lists them.
+    private func forEachMessage(_ body: (String, UnsafeRawBufferPointer) -> Void) throws {
         for folder in ["new", "cur"] {
             let path = directory + "/" + folder
-            let entries: [SystemCalls.DirectoryEntry]
             do {
-                entries = try SystemCalls.listDirectory(path)
+                try SystemCalls.forEachEntry(in: path) { name, kind in
+                    guard name.first != UInt8(ascii: "."),
+                          (kind ?? FileStatus.of(path + "/" + String(decoding: name, as: UTF8.self))?.kind) == .regular else { return }
+                    body(folder, name)
+                }
             } catch {
                 throw InputFileError(kind: .unreadable, path: path, reason: "cannot list the Maildir folder")
             }
-            all.reserveCapacity(all.count + entries.count)
-            for entry in entries where !entry.name.hasPrefix(".")
-                && (entry.kind ?? FileStatus.of(path + "/" + entry.name)?.kind) == .regular {
-                all.append(Message(folder: folder, file: entry.name))
-            }
         }
-        return all
     }
 
     /// `messages` in `messages`' order: `new/` first, then each folder in byte order of the names.

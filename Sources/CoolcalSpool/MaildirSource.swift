@@ -30,13 +30,23 @@ package final class MaildirSource: MergeSource {
     private var pending: [String: (message: Maildir.Message, key: String, inviteID: String?)] = [:]
     /// For each item name: its file name without flags, which it is remembered by too.
     private var names: [String: String] = [:]
+    /// The items remembered so far.
+    private var finished: Set<String> = []
+    /// The digest of the listing; nil before `items`. (A run that marks what it processed
+    /// has written the state too, so it leaves no stamp: the next run, finding the
+    /// renamed names and writing nothing, does.)
+    private var listing: ListingDigest?
+    /// Whether a message listed was left as it was (unreadable now): the next run must look again.
+    private var unsettled = false
+    /// When a name noted missing is due to be forgotten.
+    private var due: Date?
 
     package var directory: String { maildir.directory }
 
     package init(_ maildir: Maildir, store: StateStore, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false) throws {
         self.maildir = maildir
         realPath = maildir.realPath
-        memory = (report ? "report:" : "") + maildir.realPath
+        memory = Self.memory(realPath: realPath, report: report)
         self.store = store
         // A report run changes nothing in the Maildir.
         self.mark = mark && !report
@@ -48,7 +58,8 @@ package final class MaildirSource: MergeSource {
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
         var items: [SpoolItem] = []
-        let listed = try maildir.listing()
+        let (listed, digest) = try maildir.listed()
+        listing = digest
         // What earlier runs saw, by file name, in one query: such a message is not even
         // opened, nor is a string made for its name; only the new ones are sorted.
         var remembered = RememberedNames(try store.spools.rememberedNames(maildir: memory))
@@ -65,8 +76,10 @@ package final class MaildirSource: MergeSource {
             do {
                 data = try InviteLoader.data(path)
             } catch {
-                // Unreadable now (too large, or gone: the mail client moved it): not remembered.
+                // Unreadable now (too large, or gone: the mail client moved it): not
+                // remembered, and looked at again by the next run.
                 diagnostics.note("\(path): skipped: \(error)")
+                unsettled = true
                 continue
             }
             // Known by its name from now on, with what was done with it.
@@ -100,6 +113,9 @@ package final class MaildirSource: MergeSource {
         guard !vanished.isEmpty || !missing.isEmpty else { return }
         let forgotten = try store.spools.settleMissing(maildir: memory, vanished: vanished, missing: missing, now: now,
                                                        after: Self.forgetAfter)
+        // The next run is due a day after the first of them went (or sooner: those just forgotten count too).
+        let since = vanished.map { missing[$0] ?? now }
+        due = since.count > forgotten ? since.min().map { $0.addingTimeInterval(Self.forgetAfter) } : nil
         if forgotten > 0 {
             diagnostics.note("\(directory): forgot \(forgotten) message\(forgotten == 1 ? "" : "s") missing from the Maildir for a day")
         }
@@ -120,6 +136,7 @@ package final class MaildirSource: MergeSource {
             guard let entry = pending[item.name] else { continue }
             if mark && !item.failed && item.outcome != .held { _ = try maildir.markSeen(entry.message) }
             try record(item.name, entry, failed: item.failed, outcome: item.outcome)
+            finished.insert(item.name)
         }
         try intake.flush()
     }
@@ -135,6 +152,26 @@ package final class MaildirSource: MergeSource {
     /// A report run's items, remembered (in its own memory) as reported.
     package func remember(reported items: [MergeFinished]) throws {
         try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
+    }
+
+    /// What its messages are remembered under for a Maildir at `realPath`.
+    static func memory(realPath: String, report: Bool) -> String {
+        (report ? "report:" : "") + realPath
+    }
+
+    /// Leaves the stamp that lets the next run see, without opening the state, that
+    /// nothing changed (`MaildirStamp`): when every message listed is settled (remembered,
+    /// or left for its `R` flag, which is in its name), no answer waits in the outbox and
+    /// no write-ahead log holds frames (this run wrote nothing: a run that wrote leaves
+    /// the stamp to the next). Otherwise removes it.
+    package func ended() throws {
+        let path = MaildirStamp.path(stateDirectory: store.directory, memory: memory)
+        guard let listing, !unsettled, pending.keys.allSatisfy(finished.contains), try store.outbox().allSatisfy({ $0.state == .failed }),
+              let state = StateMark.of(directory: store.directory) else {
+            MaildirStamp.remove(path)
+            return
+        }
+        try MaildirStamp(memory: memory, listing: listing, state: state, due: due).write(path)
     }
 
     package func unlock() { lock.unlock() }

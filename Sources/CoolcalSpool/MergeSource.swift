@@ -29,6 +29,9 @@ public protocol MergeSource: AnyObject {
     /// answered, so that the next report run is silent about it and a real run still
     /// answers it (a mailbox's messages; a plain spool reports its files every time).
     func remember(reported items: [MergeFinished]) throws
+    /// The run is over: what it answered is recorded and the outbox delivered (a Maildir
+    /// leaves its stamp for the next run: `MaildirSource.unchanged`).
+    func ended() throws
     /// Releases the run lock.
     func unlock()
 }
@@ -55,6 +58,8 @@ extension MergeSource {
     }
 
     public func remember(reported items: [MergeFinished]) throws {}
+
+    public func ended() throws {}
 }
 
 public enum MergeSources {

@@ -108,7 +108,8 @@ public final class StateStore {
     /// created them looser. Best effort: a file we do not own keeps its mode, and the
     /// WAL files may not exist (SQLite deletes them when the last connection closes).
     private func tightenFileModes() {
-        for suffix in ["", "-wal", "-shm"] {
+        // Only where it differs: a chmod changes the inode's ctime, which `StateMark` reads.
+        for suffix in ["", "-wal", "-shm"] where FileStatus.of(databasePath + suffix).map({ $0.permissions != 0o600 }) ?? false {
             try? SystemCalls.chmod(databasePath + suffix, 0o600)
         }
     }

@@ -35,6 +35,9 @@ public struct FileStatus: Equatable, Sendable {
     public var modified: Date
     /// `st_mtim` in nanoseconds since the epoch, exactly (a `Date` rounds).
     public var modifiedNanoseconds: Int64
+    /// `st_ctim` in nanoseconds since the epoch: when the inode last changed (any write,
+    /// rename or mode change; unlike the mtime, no one can set it back).
+    public var changedNanoseconds: Int64
 
     /// Whether `other` is the same file, unchanged as far as `stat` tells: inode,
     /// device, size and mtime in nanoseconds.
@@ -77,5 +80,6 @@ public struct FileStatus: Equatable, Sendable {
         device = UInt64(info.st_dev)
         modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
         modifiedNanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changedNanoseconds = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     }
 }

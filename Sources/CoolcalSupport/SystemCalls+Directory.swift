@@ -14,20 +14,26 @@ extension SystemCalls {
     /// `opendir(3)`/`readdir(3)`: the names in `path` but `.` and `..`, in the directory's
     /// order, each with the type the directory entry carries — no `stat` per file.
     package static func listDirectory(_ path: String) throws(SystemCallError) -> [DirectoryEntry] {
+        var entries: [DirectoryEntry] = []
+        try forEachEntry(in: path) { name, kind in
+            entries.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), kind: kind))
+        }
+        return entries
+    }
+
+    /// `listDirectory` without a string made for any name: `body` gets each name's bytes
+    /// (valid only during the call) and its type, in the directory's order.
+    package static func forEachEntry(in path: String,
+                                     _ body: (UnsafeRawBufferPointer, FileStatus.Kind?) -> Void) throws(SystemCallError) {
         note("opendir", path)
         guard let dir = opendir(path) else { throw SystemCallError(call: "opendir", path: path, errno: .current) }
         defer { closedir(dir) }
-        var entries: [DirectoryEntry] = []
         while true {
             errno = 0
             guard let entry = readdir(dir) else {
                 if errno != 0 { throw SystemCallError(call: "readdir", path: path, errno: .current) }
-                return entries
+                return
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
             let kind: FileStatus.Kind?
             switch Int32(entry.pointee.d_type) {
             case Int32(DT_REG): kind = .regular
@@ -38,7 +44,14 @@ extension SystemCalls {
             case Int32(DT_SOCK): kind = .socket
             default: kind = nil
             }
-            entries.append(DirectoryEntry(name: name, kind: kind))
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.endIndex)])
+                // "." and ".." are not entries of the directory's own.
+                if name.count == 1 && name[0] == UInt8(ascii: ".") || name.count == 2 && name[0] == UInt8(ascii: ".") && name[1] == UInt8(ascii: ".") {
+                    return
+                }
+                body(name, kind)
+            }
         }
     }
 }

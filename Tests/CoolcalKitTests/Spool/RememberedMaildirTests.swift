@@ -17,11 +17,18 @@ import Testing
         let store: StateStore
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-remembered-\(UUID().uuidString)").path
+            root = try Self.temporary("coolcal-remembered")
+            store = try StateStore(directory: root + "/state")
+        }
+
+        /// A new directory named `prefix-UUID` in the temporary directory, with an empty
+        /// Maildir in it (`Maildir/cur`, `new`, `tmp`).
+        static func temporary(_ prefix: String) throws -> String {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
             for folder in ["cur", "new", "tmp"] {
                 try FileManager.default.createDirectory(atPath: root + "/Maildir/" + folder, withIntermediateDirectories: true)
             }
-            store = try StateStore(directory: root + "/state")
+            return root
         }
 
         /// Message `i`: a plain note, or (every fourth) an invitation of 2031 from its organizer.
