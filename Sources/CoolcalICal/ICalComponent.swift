@@ -34,6 +34,11 @@ package enum ICalWalk {
             .trimmingCharacters(in: .whitespaces).uppercased()
     }
 
+    /// Whether a VCALENDAR's METHOD answers about its events (`ICalCalendar.answerMethods`).
+    static func answers(_ vcalendar: OpaquePointer) -> Bool {
+        method(of: vcalendar).map(ICalCalendar.answerMethods.contains) ?? false
+    }
+
     static func children(of parent: OpaquePointer, kind: icalcomponent_kind) -> [OpaquePointer] {
         var result: [OpaquePointer] = []
         var child = icalcomponent_get_first_component(parent, kind)

@@ -181,7 +181,7 @@ public enum ICalReader {
         result.warnings = zoneWarnings
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
-            let answering = events?.answering ?? ICalWalk.method(of: vcal).map(ICalCalendar.answerMethods.contains) ?? false
+            let answering = events?.answering ?? ICalWalk.answers(vcal)
             for event in events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:)) {
                 answering ? result.answers.append(event) : result.events.append(event)
             }

@@ -66,7 +66,7 @@ private final class HalfParses: @unchecked Sendable {
     func parse(_ i: Int) {
         guard let root = try? OwnedComponent.checked(parts[i], file: file),
               icalcomponent_isa(root.pointer) == ICAL_VCALENDAR_COMPONENT else { return }
-        let answering = ICalWalk.method(of: root.pointer).map(ICalCalendar.answerMethods.contains) ?? false
+        let answering = ICalWalk.answers(root.pointer)
         let events = ICalWalk.children(of: root.pointer, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
         slots[i] = Parsed(root: i == 0 ? root : nil, events: events, answering: answering)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalInvite
-import CoolcalMail
 import CoolcalModel
 import CoolcalState
 import CoolcalSupport
@@ -46,14 +45,13 @@ package final class MaildirSource: MergeSource {
     package init(_ maildir: Maildir, store: StateStore, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false) throws {
         self.maildir = maildir
         realPath = maildir.realPath
-        memory = Self.memory(realPath: realPath, report: report)
+        memory = MailboxKeys.memory(realPath: realPath, report: report)
         self.store = store
         // A report run changes nothing in the Maildir.
         self.mark = mark && !report
         self.now = now
         intake = MessageIntake(store: store, realPath: memory, now: now)
-        let hash = MessageReader.sha256(Data(realPath.utf8)).prefix(32)
-        lock = try FileLock(path: store.directory + "/maildir-\(hash).lock", timeout: lockTimeout)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
@@ -152,11 +150,6 @@ package final class MaildirSource: MergeSource {
     /// A report run's items, remembered (in its own memory) as reported.
     package func remember(reported items: [MergeFinished]) throws {
         try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
-    }
-
-    /// What its messages are remembered under for a Maildir at `realPath`.
-    static func memory(realPath: String, report: Bool) -> String {
-        (report ? "report:" : "") + realPath
     }
 
     /// Leaves the stamp that lets the next run see, without opening the state, that

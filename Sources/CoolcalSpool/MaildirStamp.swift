@@ -1,5 +1,4 @@
 import Foundation
-import CoolcalMail
 import CoolcalState
 import CoolcalSupport
 import CoolcalWriting
@@ -12,7 +11,7 @@ import CoolcalWriting
 ///
 /// A cache, never the record: the state is. A stamp lost, torn or stale costs one run
 /// that looks at everything; a run that leaves something unsettled removes it.
-struct MaildirStamp: Equatable {
+struct MaildirStamp {
     let memory: String
     let listing: ListingDigest
     let state: StateMark
@@ -21,7 +20,7 @@ struct MaildirStamp: Equatable {
 
     /// The stamp's file: `maildir-HASH.listed` in the state directory, by the memory.
     static func path(stateDirectory: String, memory: String) -> String {
-        stateDirectory + "/maildir-\(MessageReader.sha256(Data(memory.utf8)).prefix(32)).listed"
+        MailboxKeys.file(in: stateDirectory, key: memory, suffix: "listed")
     }
 
     private static let header = "coolcal maildir listing 1"
@@ -90,7 +89,7 @@ extension MaildirSource {
     package static func unchanged(_ directory: String, stateDirectory: String, report: Bool, now: Date) -> Bool {
         guard Maildir.isMaildir(directory) else { return false }
         let maildir = Maildir(directory: directory)
-        let memory = memory(realPath: maildir.realPath, report: report)
+        let memory = MailboxKeys.memory(realPath: maildir.realPath, report: report)
         guard let (stamp, written) = MaildirStamp.read(MaildirStamp.path(stateDirectory: stateDirectory, memory: memory)),
               stamp.memory == memory, stamp.due.map({ now < $0 }) ?? true,
               let state = StateMark.of(directory: stateDirectory), state == stamp.state, state.settled(before: written),

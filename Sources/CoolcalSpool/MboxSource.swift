@@ -26,9 +26,8 @@ package final class MboxSource: MergeSource {
     package init(path: String, store: StateStore, now: Date, lockTimeout: TimeInterval, report: Bool = false) throws {
         self.path = path
         let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        intake = MessageIntake(store: store, realPath: (report ? "report:" : "") + realPath, now: now)
-        let hash = MessageReader.sha256(Data(realPath.utf8)).prefix(32)
-        lock = try FileLock(path: store.directory + "/maildir-\(hash).lock", timeout: lockTimeout)
+        intake = MessageIntake(store: store, realPath: MailboxKeys.memory(realPath: realPath, report: report), now: now)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
     }
 
     /// Whether `path` is a regular file that starts like an mbox (`From `).

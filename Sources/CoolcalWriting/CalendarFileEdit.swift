@@ -248,6 +248,10 @@ package final class CalendarFileEdit {
     /// Whether `file` has the same inode, device, size and mtime (in ns) as when it
     /// was read (or still does not exist): asked right before the rename.
     private func sameVersion() -> Bool {
+        Self.sameVersion(file: file, status: status)
+    }
+
+    private static func sameVersion(file: String, status: FileStatus?) -> Bool {
         guard let status else { return FileStatus.of(file, followSymlinks: false) == nil }
         return FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true
     }
@@ -266,8 +270,7 @@ package final class CalendarFileEdit {
     /// file's pages (tens of ms at 64 MB).
     private static func unchangedBytes(file: String, status: FileStatus?, original: Data) -> Compared {
         guard let status else { return Compared(same: FileStatus.of(file, followSymlinks: false) == nil, input: nil) }
-        func sameVersion() -> Bool { FileStatus.of(file, followSymlinks: false)?.sameVersion(as: status) == true }
-        guard sameVersion(), let input = try? InputFile.open(file, accepting: .regularFiles),
+        guard sameVersion(file: file, status: status), let input = try? InputFile.open(file, accepting: .regularFiles),
               input.status.sameVersion(as: status) else { return Compared(same: false, input: nil) }
         let size = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -283,7 +286,7 @@ package final class CalendarFileEdit {
             }
         }
         // The bytes took a moment to read: the name must still be that file.
-        return Compared(same: same && sameVersion(), input: input)
+        return Compared(same: same && sameVersion(file: file, status: status), input: input)
     }
 
     /// Whether `bytes` have a CR that no LF follows (`BareCR`).
