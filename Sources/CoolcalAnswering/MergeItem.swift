@@ -27,6 +27,8 @@ package struct MergeItem {
     package var target: CalendarLocation?
     /// `--policy report`: found free or busy, not answered.
     package var reportOnly = false
+    /// Answered, and not mailed although replies are: my ATTENDEE says `RSVP=FALSE`.
+    package var noReplyAsked = false
 
     package init(name: String, outcome: OutcomeCode, invite: Invite? = nil, error: String? = nil, conflicts: Int? = nil,
                  write: WriteOutcome? = nil, target: CalendarLocation? = nil) {

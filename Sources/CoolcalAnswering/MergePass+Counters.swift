@@ -24,7 +24,7 @@ extension MergePass {
         var item = MergeItem(name: name, outcome: .noAction, invite: invite, conflicts: report.conflicts.count)
         if batch == nil {
             item.reportOnly = true
-        } else if let held = failedAuthentication(file) {
+        } else if let held = failedAuthentication(file) ?? noSender(file) {
             item.outcome = .held
             item.write = held
         } else if let batch {
@@ -34,7 +34,10 @@ extension MergePass {
                 let written = try batch.apply(change)
                 item.write = written
                 item.target = target
-                switch written {
+                if case .absent = written, let held = strangerCounter(file, proposer: proposer) {
+                    item.write = held
+                }
+                switch item.write ?? written {
                 case .held: item.outcome = .held
                 case .stale: item.outcome = .ignored
                 case .unchanged: item.outcome = .proposed
@@ -62,6 +65,18 @@ extension MergePass {
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }
         return settled
+    }
+
+    /// A counter-proposal for an event I do not hold, mailed by someone other than the
+    /// attendee it proposes for, or by someone `accept-from` does not admit: held, so that
+    /// nobody it names becomes someone coolcal answers. Nil when it is merely not mine.
+    func strangerCounter(_ file: InvitationFile, proposer: String) -> WriteOutcome? {
+        guard file.invite.mail != nil else { return nil }
+        let named = file.message?.versions.flatMap(\.attendees).map { CalendarAddress.normalized($0.address) } ?? []
+        if !named.isEmpty && !named.contains(proposer) {
+            return .held(.notFromOrganizer, "mailed by \(proposer); the proposal is \(named[0])'s")
+        }
+        return admitted(proposer, run.store.settings)
     }
 
     /// The organizer's refusal of a proposal of the user's: nothing to do, said quietly.

@@ -177,6 +177,9 @@ struct MergePass {
         } else {
             item.outcome = run.policy == .declineBusy ? .declined : .busy
         }
+        // RSVP=FALSE on my ATTENDEE: the organizer asked for no answer; it is recorded, not mailed.
+        let asked = file.message?.attendee(me: settings.me)?.rsvp != false
+        item.noReplyAsked = !asked && run.reply && run.policy != .report && (item.outcome == .accepted || item.outcome == .declined)
         var settled = Settlement(item: item, written: item.outcome == .accepted || item.outcome == .ignored)
         if run.policy != .report {
             // Its note is written out while the calendar is written (MergeRun.settle).
@@ -198,7 +201,7 @@ struct MergePass {
                 try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
                                            store: state, settings: settings)
             }
-            if run.reply && mail, let reply = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
+            if run.reply && mail && asked, let reply = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
                 try run.store.queue(reply, responseKey: recorded.key, inviteID: invite.id.text, state)
             }
         }
@@ -209,12 +212,17 @@ struct MergePass {
     /// could not be.
     private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
         let settings = run.store.settings
-        let outcome: WriteOutcome
-        if batch != nil, let held = failedAuthentication(file) {
+        var outcome: WriteOutcome
+        if batch != nil, let held = failedAuthentication(file) ?? noSender(file) {
             outcome = held
         } else if let batch {
             do {
                 outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
+                // Not stored: only its From can vouch for it (a SENT-BY it writes about itself cannot).
+                if case .absent = outcome, let mail = file.invite.mail,
+                   let held = identity(file, from: mail.from.flatMap(CalendarAddress.ofHeader), organizer: Self.organizer(of: file)) {
+                    outcome = held
+                }
             } catch where error is WriteError || error is CalDAVError || error is ICalError {
                 settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
                 failure = error
@@ -223,7 +231,13 @@ struct MergePass {
         } else {
             outcome = preview?.outcome(file.change(me: settings.me, domain: settings.domain, now: settings.now)) ?? .unchanged
         }
-        let code: OutcomeCode = outcome.heldReason != nil ? .held : outcome.isStale ? .ignored : .cancelled
+        let code: OutcomeCode
+        switch outcome {
+        case .held: code = .held
+        case .stale: code = .ignored
+        case .othersCancelled: code = .noAction
+        default: code = .cancelled
+        }
         let known = batch != nil || preview != nil
         var item = MergeItem(name: name, outcome: code, invite: file.invite, write: known ? outcome : nil,
                              target: known ? target : nil)

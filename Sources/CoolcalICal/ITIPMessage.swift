@@ -191,7 +191,9 @@ public final class ITIPMessage {
         for event in events {
             for prop in ICalWalk.properties(of: event) where icalproperty_isa(prop) == ICAL_ATTENDEE_PROPERTY {
                 if ITIPMessage.isOwner(prop, me), let address = ICalWalk.copy(icalproperty_get_attendee(prop)) {
-                    return ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+                    var party = ITIPParty(address: address, name: ITIPMessage.commonName(prop))
+                    party.rsvp = ICalWalk.parameter(prop, ICAL_RSVP_PARAMETER).map { icalparameter_get_rsvp($0) == ICAL_RSVP_TRUE }
+                    return party
                 }
             }
         }
@@ -311,4 +313,7 @@ public struct ITIPParty: Equatable, Sendable {
     public var name: String?
     /// The ORGANIZER's SENT-BY: who sends on the organizer's behalf, as written.
     public var sentBy: String? = nil
+    /// An ATTENDEE's `RSVP` parameter: false when the organizer asked for no answer
+    /// (`RSVP=FALSE`), nil when the line has none.
+    public var rsvp: Bool? = nil
 }

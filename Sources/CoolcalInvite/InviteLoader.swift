@@ -79,7 +79,8 @@ public enum InviteLoader {
         invite.mail = mail
         guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil, text: data) }
         do {
-            return InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, zones: calendar.zones, file: name), text: data)
+            return try InvitationFile(invite: invite, message: try ITIPMessage(data, uid: uid, zones: calendar.zones, file: name), text: data)
+                .agreeing(name: name)
         } catch let error as ICalError {
             throw InviteError(file: name, message: error.message)
         }

@@ -5,7 +5,7 @@ import Foundation
 /// a header, so only one written by a server the user trusts (`trusted-authserv`)
 /// counts, and of those only the topmost: the user's own server adds its header on top.
 public struct AuthenticationResults: Equatable, Sendable {
-    /// The authserv-id, lowercased.
+    /// The authserv-id, lowercased, without one trailing dot (`serverID`).
     public var server: String
     /// Each result in order: method (lowercased, without a version) and result (lowercased).
     public var results: [(method: String, result: String)]
@@ -19,7 +19,7 @@ public struct AuthenticationResults: Equatable, Sendable {
     public init?(_ value: String) {
         let parts = Self.split(Self.withoutComments(value))
         guard let first = parts.first?.split(whereSeparator: \.isWhitespace).first else { return nil }
-        server = Self.unquoted(first).lowercased()
+        server = Self.serverID(Self.unquoted(first))
         results = parts.dropFirst().compactMap { part in
             let text = part.trimmingCharacters(in: .whitespaces)
             guard let equals = text.firstIndex(of: "=") else { return nil }
@@ -33,11 +33,18 @@ public struct AuthenticationResults: Equatable, Sendable {
     /// The verdict of the topmost header (`headers` topmost first) whose authserv-id is one
     /// of `trusted`: whether it says `dmarc=fail`. False when none is trusted's.
     public static func dmarcFailed(_ headers: [String], trusted: [String]) -> Bool {
-        let servers = Set(trusted.map { $0.lowercased() })
+        let servers = Set(trusted.map(serverID))
         guard !servers.isEmpty,
               let top = headers.lazy.compactMap(AuthenticationResults.init).first(where: { servers.contains($0.server) })
         else { return false }
         return top.results.contains { $0.method == "dmarc" && $0.result == "fail" }
+    }
+
+    /// An authserv-id as compared: lowercased, one trailing dot removed (a fully qualified
+    /// name written `mx.home.example.` is the same server as `mx.home.example`).
+    public static func serverID(_ id: String) -> String {
+        let lowered = id.trimmingCharacters(in: .whitespaces).lowercased()
+        return lowered.hasSuffix(".") ? String(lowered.dropLast()) : lowered
     }
 
     /// The value with its (nested) comments removed, quoted strings kept as they are.

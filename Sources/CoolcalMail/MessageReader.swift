@@ -182,6 +182,7 @@ private struct PartWalker {
     /// The first invitation: an inline `text/calendar` that says its method, else any
     /// calendar part or `.ics` attachment.
     func invitation(headers: MailHeaders) throws -> MailInvitation {
+        try refuseDifferingInlineParts()
         var fallback: (Leaf, Data)? = nil
         for leaf in leaves {
             let isCalendarType = leaf.type == "text/calendar"
@@ -207,7 +208,46 @@ private struct PartWalker {
         guard data.count <= MessageReader.maxCalendarBytes else {
             throw MessageError(message: "the calendar part (\(leaf.type)) is too large (\(data.count) bytes; at most \(MessageReader.maxCalendarBytes))")
         }
+        var headers = headers
+        headers.contentMethod = leaf.method
         return MailInvitation(calendar: data, headers: headers, partType: leaf.type)
+    }
+
+    /// Two inline `text/calendar` parts that say different things: a mail client shows
+    /// one, coolcal would act on another (an `.ics` attachment beside an inline part is
+    /// not looked at: 32 real messages carry both, and 4 of those differ).
+    private func refuseDifferingInlineParts() throws {
+        var first: [UInt8]? = nil
+        for leaf in leaves where leaf.type == "text/calendar" && !leaf.attachment {
+            guard let data = content(leaf) else { continue }
+            let text = Self.unfolded(data)
+            guard let seen = first else {
+                first = text
+                continue
+            }
+            if seen != text {
+                throw MessageError(message: "two different calendar parts in one message (a mail client shows one, coolcal would answer another); nothing done")
+            }
+        }
+    }
+
+    /// A calendar text compared as content: CRLF and bare LF alike, folds undone.
+    static func unfolded(_ data: Data) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count)
+        var lines: [UInt8] = []
+        for b in data where b != 0x0D { lines.append(b) }
+        var i = 0
+        while i < lines.count {
+            if lines[i] == 0x0A, i + 1 < lines.count, lines[i + 1] == 0x20 || lines[i + 1] == 0x09 {
+                i += 2
+                continue
+            }
+            out.append(lines[i])
+            i += 1
+        }
+        while out.last == 0x0A { out.removeLast() }
+        return out
     }
 
     /// `METHOD:` at the start of a line, in any case.

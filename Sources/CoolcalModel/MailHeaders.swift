@@ -12,6 +12,9 @@ public struct MailHeaders: Equatable, Sendable {
     public var sender: String? = nil
     /// Every `Authentication-Results` header (RFC 8601), topmost first, unfolded.
     public var authenticationResults: [String] = []
+    /// The `method` parameter of the calendar part's `Content-Type` (RFC 6047 §2.4: it
+    /// must agree with the body's METHOD), as written; nil when it has none.
+    public var contentMethod: String? = nil
 
     public init(from: String? = nil, subject: String? = nil, messageID: String? = nil, date: String? = nil) {
         self.from = from

@@ -35,6 +35,8 @@ public enum OutcomeCode: String, Equatable, Sendable, CaseIterable {
 /// word). The raw values are the words every surface shows and the state stores.
 public enum HeldReason: String, Equatable, Sendable, CaseIterable {
     case unknownSender = "unknown sender"
+    /// An e-mail with no single From address: nobody vouches for it.
+    case noSender = "no sender"
     /// A mail whose sender is neither the organizer nor the stored copy's SENT-BY.
     case notFromOrganizer = "not from the organizer"
     /// An update or cancellation whose ORGANIZER is not the stored event's.

@@ -88,6 +88,14 @@ package struct MergeText {
     /// written (`1 conflict; written to work.ics`), what a cancellation did, or why it
     /// could not be read.
     package static func detail(_ item: MergeItem) -> String {
+        let said = plainDetail(item)
+        return item.noReplyAsked ? said + "; " + noReplyAsked : said
+    }
+
+    /// Said of an answer not mailed because my ATTENDEE says `RSVP=FALSE`.
+    package static let noReplyAsked = "no reply: the organizer asked for none, RSVP=FALSE"
+
+    private static func plainDetail(_ item: MergeItem) -> String {
         if let error = item.error { return error }
         if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
         if let invite = item.invite, invite.isCounter || invite.isDeclineCounter { return counterDetail(item, invite) }

@@ -21,6 +21,12 @@ package struct ProcessOutcome: Equatable {
 
     /// What the run did with the message.
     package static func of(_ item: MergeItem) -> ProcessOutcome {
+        var outcome = said(item)
+        if item.noReplyAsked { outcome.detail += "; " + MergeText.noReplyAsked }
+        return outcome
+    }
+
+    private static func said(_ item: MergeItem) -> ProcessOutcome {
         switch item.outcome {
         case .accepted:
             switch item.write {
@@ -43,7 +49,9 @@ package struct ProcessOutcome: Equatable {
         case .failed: return ProcessOutcome("error", item.error ?? "unreadable")
         case .held: return ProcessOutcome("no_action", "held: " + (item.write?.heldReason?.rawValue ?? "for you"))
         case .updated: return ProcessOutcome("updated", "reply")
-        case .noAction: return ProcessOutcome("no_action", "nothing to do")
+        case .noAction:
+            if case .othersCancelled? = item.write { return ProcessOutcome("no_action", "cancels another attendee") }
+            return ProcessOutcome("no_action", "nothing to do")
         case .proposed: return ProcessOutcome("no_action", "counter-proposal; in the inbox")
         case .notAMessage: return ProcessOutcome("error", "not a mail message")
         case .noInvitation: return ProcessOutcome("no_action", "no invitation")

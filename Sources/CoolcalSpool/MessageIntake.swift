@@ -74,7 +74,7 @@ package struct MessageIntake {
         let loaded: Result<InvitationFile, Error> = failure.map { .failure($0) } ?? Result {
             var file = try InviteLoader.open(found.calendar, name: path, floatingZone: floatingZone, acceptingReplies: true)
             file.invite.mail = found.headers
-            return file
+            return try file.agreeing(name: path)
         }
         if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, isPast(file.invite, zone: floatingZone) {
             diagnostics.note("\(path): skipped: the event is over")

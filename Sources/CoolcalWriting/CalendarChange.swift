@@ -11,6 +11,9 @@ public enum WriteOutcome: Equatable, Sendable {
     case stale(String)
     /// A cancellation for an event the calendar does not hold.
     case absent
+    /// A cancellation that names attendees, none of them me (RFC 5546 §3.2.5: it removes
+    /// them, not my invitation): my copy stays as it was; the addresses it names.
+    case othersCancelled(String)
     /// Changing your mind: the event coolcal wrote was removed (unchanged since).
     case removed
     /// Changing your mind: the event was edited since coolcal wrote it, so it stays,

@@ -43,6 +43,7 @@ package struct ITIPChange: CalendarChange {
         let stored = text.blocks(uid: uid)
         let edit = try ordered(stored, text, calendar, file: file)
         if edit.0 != nil, partstat != "DECLINED", let held = binding(stored, text) { return (nil, held) }
+        if cancel, edit.0 != nil, let others = cancelledAttendees(stored) { return (nil, .othersCancelled(others)) }
         return edit
     }
 
@@ -119,6 +120,20 @@ package struct ITIPChange: CalendarChange {
         }
         if fresh.isEmpty { return (nil, staleReason.map(WriteOutcome.stale) ?? .unchanged) }
         return (text.replacing(replaced, with: normalized(zones + fresh.joined(), ending)), .updated)
+    }
+
+    /// The attendees a cancellation names when it names some, none of them me, while my
+    /// stored copy names me: the organizer removes those people (RFC 5546 §3.2.5), and
+    /// my copy is not theirs to cancel. Nil when it is mine.
+    private func cancelledAttendees(_ stored: [EventBlock]) -> String? {
+        let named = message.versions.flatMap(\.attendees).map { CalendarAddress.normalized($0.address) }
+        let mine = Set(me.map(CalendarAddress.normalized))
+        guard !named.isEmpty, !named.contains(where: mine.contains),
+              stored.contains(where: { $0.event.attendees.contains { mine.contains(CalendarAddress.normalized($0.address)) } })
+        else { return nil }
+        var unique: [String] = []
+        for address in named where !unique.contains(address) { unique.append(address) }
+        return unique.joined(separator: ", ")
     }
 
     /// A newer series over the stored components: the stored series and every stored

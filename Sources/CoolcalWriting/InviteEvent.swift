@@ -59,6 +59,7 @@ extension WriteOutcome {
         case .cancelled: return "marked cancelled in \(target)"
         case .stale(let why): return "\(why); \(target) unchanged"
         case .absent: return "not in \(target); nothing to cancel"
+        case .othersCancelled(let who): return "it cancels another attendee (\(who)), not you; \(target) unchanged"
         case .removed: return "removed from \(target)"
         case .declinedInPlace: return "declined in place in \(target) (edited since coolcal wrote it)"
         case .held(let reason, let detail): return "held: \(reason.rawValue) (\(detail)); \(target) unchanged"

@@ -94,9 +94,10 @@ import Testing
         #expect(config.stdout.contains("trusted-authserv (none)  (default)\n"), "\(config.stdout)")
     }
 
-    /// A forward (the mail is not the organizer's) is held; a delegate named by the
-    /// ORGANIZER's SENT-BY may send it.
-    @Test func aForwardIsHeldAndADelegateIsNot() throws {
+    /// A forward (the mail is not the organizer's) is held; so is a new invitation whose
+    /// ORGANIZER names the mail's sender as SENT-BY: a message never vouches for itself
+    /// (issue #43). The organizer's own mail is accepted.
+    @Test func aForwardIsHeldAndSoIsASelfDeclaredDelegate() throws {
         let b = try HeldMergeTests().box()
         try b.deliver("1.fwd", Self.mail(T.message(uid: "fwd@example.org"), from: "Frank <frank@example.net>"))
         let forwarded = try b.merge()
@@ -104,6 +105,9 @@ import Testing
         #expect(b.mailed().isEmpty)
         try b.deliver("2.delegate", Self.mail(T.message(sentBy: "assistant@example.org", uid: "delegated@example.org"),
                                               from: "Assistant <assistant@example.org>"))
+        #expect(try outcome(try b.merge()) == ("held", "not from the organizer"))
+        try b.deliver("3.alice", Self.mail(T.message(sentBy: "assistant@example.org", uid: "own@example.org"),
+                                           from: "Alice <alice@example.org>"))
         #expect(try outcome(try b.merge()) == ("accepted", nil))
     }
 
@@ -127,10 +131,10 @@ import Testing
             .replacingOccurrences(of: "method=REQUEST", with: "method=PUBLISH"))
         let allowed = try b.merge(config: "allow-publish = yes\naccept-from = @rail.example\n")
         #expect(try outcome(allowed) == ("accepted", nil), "\(allowed.stdout)\(allowed.stderr)")
-        // No From at all: not the organizer's word.
+        // No From at all: nobody vouches for it (issue #43: `no sender`).
         let anonymous = Self.mail(T.message(uid: "anon@example.org"), from: "x").replacingOccurrences(of: "From: x\r\n", with: "")
         try b.deliver("4.anonymous", anonymous)
-        #expect(try outcome(try b.merge()) == ("held", "not from the organizer"))
+        #expect(try outcome(try b.merge()) == ("held", "no sender"))
     }
 
     /// decline-busy declines by mail only people I accept from: a stranger's invitation
