@@ -10,10 +10,11 @@ import Testing
     typealias D = BorrowedNameDesk
     static let uid = "stored-copy@example.org"
 
-    /// Alice's invitation, accepted: the stored copy.
+    /// Alice's invitation, accepted: the stored copy (her address as her client writes it).
     func stored(_ way: D.Way) throws -> D {
         var d = try D(way)
-        let said = try d.deliver(D.mail(D.calendar(method: "REQUEST", [D.event(uid: Self.uid)]), from: "Alice <alice@example.org>"))
+        let said = try d.deliver(D.mail(D.calendar(method: "REQUEST", [D.event(uid: Self.uid, organizer: "Alice@Example.org")]),
+                                        from: "Alice <alice@example.org>"))
         #expect(said.held == nil, "\(said)")
         #expect(try d.text().contains("UID:\(Self.uid)"))
         return d
