@@ -18,8 +18,11 @@ package enum AnswerCommand {
                                context: RunContext) throws -> ExitStatus {
         let (file, entry) = try InviteOperand.openWithEntry(operand, context)
         var options = options
-        options.reply = reply.mails(try context.settings, held: entry?.held != nil)
-        return try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
+        let asked = Self.asked(file, try context.settings)
+        options.reply = reply.mails(try context.settings, held: entry?.held != nil, asked: asked)
+        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
+        if reply.withheldForRSVP(try context.settings, held: entry?.held != nil, asked: asked) { context.say("  (\(MergeText.noReplyAsked))") }
+        return status
     }
 
     /// Answers an inbox entry (what `review` shows), as `answer(_:invite:…)` does.
@@ -28,9 +31,17 @@ package enum AnswerCommand {
                                context: RunContext) throws -> ExitStatus {
         context.note("answering inbox \(entry.number) (id \(entry.id))")
         var options = options
-        options.reply = reply.mails(try context.settings, held: entry.held != nil)
-        return try answer(kind, file: InviteOperand.open(entry, context), calendars: calendars, options: options, entry: entry,
-                          context: context)
+        let file = try InviteOperand.open(entry, context)
+        let asked = Self.asked(file, try context.settings)
+        options.reply = reply.mails(try context.settings, held: entry.held != nil, asked: asked)
+        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
+        if reply.withheldForRSVP(try context.settings, held: entry.held != nil, asked: asked) { context.say("  (\(MergeText.noReplyAsked))") }
+        return status
+    }
+
+    /// False when my ATTENDEE says `RSVP=FALSE`: the organizer asked for no answer.
+    private static func asked(_ file: InvitationFile, _ settings: Settings) -> Bool {
+        file.message?.attendee(me: settings.me)?.rsvp != false
     }
 
     private static func answer(_ kind: AnswerKind, file: InvitationFile, calendars: [String], options: AnswerOptions,

@@ -13,12 +13,19 @@ package enum ReplyChoice: Equatable {
         self = yes ? .always : no ? .never : .config
     }
 
-    /// Whether this answer is mailed; `held`: the entry answered was held by merge.
-    package func mails(_ settings: Settings, held: Bool = false) -> Bool {
+    /// Whether this answer is mailed; `held`: the entry answered was held by merge;
+    /// `asked`: false when my ATTENDEE says `RSVP=FALSE` (only the config's `mail` obeys
+    /// it: `--reply` by hand still mails).
+    package func mails(_ settings: Settings, held: Bool = false, asked: Bool = true) -> Bool {
         switch self {
         case .always: return true
         case .never: return false
-        case .config: return settings.replyMail && !held
+        case .config: return settings.replyMail && !held && asked
         }
+    }
+
+    /// Whether the config would have mailed this answer but for the organizer's `RSVP=FALSE`.
+    package func withheldForRSVP(_ settings: Settings, held: Bool, asked: Bool) -> Bool {
+        self == .config && settings.replyMail && !held && !asked
     }
 }

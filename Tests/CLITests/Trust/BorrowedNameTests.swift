@@ -163,6 +163,27 @@ import Testing
         #expect(d.mailCount() == 1)
     }
 
+    /// RSVP=FALSE by hand: `reply = mail` in the config does not mail it (the line says
+    /// why); `--reply` typed by the person does.
+    @Test func rsvpFalseByHandMailsOnlyWhenAsked() throws {
+        let d = try D(.merge, config: "reply = mail\nme = \(D.me)\n")
+        let ics = D.calendar(method: "REQUEST", [D.event(uid: "no-rsvp-hand@example.org",
+                                                         attendees: ["ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=FALSE:mailto:\(D.me)"])])
+        let file = d.root + "/invite.eml"
+        try Data(D.mail(ics, from: "Alice <alice@example.org>").utf8).write(to: URL(fileURLWithPath: file))
+        let env = ["COOLCAL_SENDMAIL": d.root + "/sendmail", "XDG_CONFIG_HOME": d.root + "/xdg"]
+        try FileManager.default.createDirectory(atPath: d.root + "/xdg/coolcal", withIntermediateDirectories: true)
+        try Data("reply = mail\nme = \(D.me)\n".utf8).write(to: URL(fileURLWithPath: d.root + "/xdg/coolcal/config"))
+        let config = try Binary.run(["accept", "--state", d.state, file, d.calendar], env: env)
+        #expect(config.status == 0, "\(config.stderr)")
+        #expect(config.stdout.contains("(no reply: the organizer asked for none, RSVP=FALSE)"), "\(config.stdout)")
+        #expect(d.mailCount() == 0, "\(d.mailed())")
+        let typed = try Binary.run(["accept", "--reply", "--state", d.state, file, d.calendar], env: env)
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(!typed.stdout.contains("RSVP=FALSE"), "\(typed.stdout)")
+        #expect(d.mailCount() == 1, "\(d.mailed())")
+    }
+
     /// Item 6: the organizer's CANCEL whose only ATTENDEE is Carol removes Carol, not me.
     @Test(arguments: D.Way.allCases) func aCancellationOfAnotherAttendeeLeavesMyCopy(_ way: D.Way) throws {
         var d = try D(way)
