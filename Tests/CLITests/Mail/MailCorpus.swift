@@ -60,7 +60,9 @@ enum MailCorpus {
     /// Gmail: multipart/alternative of text/plain, text/html and text/calendar with
     /// method=REQUEST, the calendar base64.
     static func gmail(_ ics: String = calendar(), id: String = "CAGmail001@mail.gmail.com") -> Data {
-        lines(headers + [
+        // Gmail's Content-Type says the body's method (RFC 6047 §2.4).
+        let method = ics.components(separatedBy: "\r\n").first { $0.hasPrefix("METHOD:") }.map { String($0.dropFirst(7)) } ?? "REQUEST"
+        return lines(headers + [
             "Message-ID: <\(id)>",
             "Content-Type: multipart/alternative; boundary=\"000000000000a1b2c3\"",
             "",
@@ -75,7 +77,7 @@ enum MailCorpus {
             "",
             "<p>You have been invited</p>",
             "--000000000000a1b2c3",
-            "Content-Type: text/calendar; charset=\"UTF-8\"; method=REQUEST",
+            "Content-Type: text/calendar; charset=\"UTF-8\"; method=\(method)",
             "Content-Transfer-Encoding: base64",
             "",
             base64(ics),
