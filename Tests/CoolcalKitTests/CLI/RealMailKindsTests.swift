@@ -102,7 +102,7 @@ import Testing
             let allowed: Set<String>
             switch row.method {
             case _ where row.start == "invalid": allowed = ["failed", "held: published"]
-            case "REQUEST": allowed = ["accepted", "held: not addressed to you", "held: not from the organizer"]
+            case "REQUEST": allowed = Set(["accepted", "held: not addressed to you", "held: not from the organizer"])
                 .union(try Self.identityHolds(row, corpus))
             case "CANCEL": allowed = ["cancelled", "held: not addressed to you", "held: not from the organizer"]
             case "REPLY": allowed = ["updated", "no action", "held: not from the organizer", "held: uninvited attendee"]
