@@ -47,22 +47,15 @@ extension ITIPMessage {
     }
 
     /// The organizer's `METHOD:DECLINECOUNTER` for this COUNTER: its UID, SEQUENCE,
-    /// RECURRENCE-ID and ORGANIZER, the proposing `attendee` (their line as the counter
-    /// wrote it, else a plain one), DTSTAMP now and `comment`.
-    public func declineCounter(attendee: String, comment: String?, now: Date) -> String? {
+    /// RECURRENCE-ID and ORGANIZER, DTSTAMP now and `comment` — no ATTENDEE, which the
+    /// VEVENT table of RFC 5546 §3.2.8 does not allow: the mail's To names who proposed.
+    /// A RECURRENCE-ID in a zone keeps its VTIMEZONE (RFC 5545 §3.2.19 needs it; the
+    /// table lists none, a known deviation).
+    public func declineCounter(comment: String?, now: Date) -> String? {
         guard let event = events.first, let answer = icalcomponent_new(ICAL_VEVENT_COMPONENT) else { return nil }
         let kept: [icalproperty_kind] = [ICAL_UID_PROPERTY, ICAL_SEQUENCE_PROPERTY, ICAL_RECURRENCEID_PROPERTY, ICAL_ORGANIZER_PROPERTY]
-        var named = false
-        for prop in ICalWalk.properties(of: event) {
-            let kind = icalproperty_isa(prop)
-            if kept.contains(kind) || (kind == ICAL_ATTENDEE_PROPERTY && !named && ITIPMessage.isOwner(prop, [attendee])),
-               let clone = icalproperty_new_clone(prop) {
-                named = named || kind == ICAL_ATTENDEE_PROPERTY
-                icalcomponent_add_property(answer, clone)
-            }
-        }
-        if !named, let line = icalproperty_new_from_string("ATTENDEE:mailto:" + CalendarAddress.normalized(attendee)) {
-            icalcomponent_add_property(answer, line)
+        for prop in ICalWalk.properties(of: event) where kept.contains(icalproperty_isa(prop)) {
+            if let clone = icalproperty_new_clone(prop) { icalcomponent_add_property(answer, clone) }
         }
         if let stamp = icalproperty_new_from_string("DTSTAMP:" + Self.utcText(now)) { icalcomponent_add_property(answer, stamp) }
         if let comment { icalcomponent_add_property(answer, icalproperty_new_comment(comment)) }

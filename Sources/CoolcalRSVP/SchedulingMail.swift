@@ -37,7 +37,8 @@ extension MailReply {
         return MailReply(message: message, version: ["COUNTER", itip.uid, String(itip.version.sequence), start.jsonString, end.jsonString].joined(separator: "|"))
     }
 
-    /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only.
+    /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only:
+    /// the mail's To names them, the calendar part no attendee (RFC 5546 §3.2.8).
     public static func declineCounter(_ file: InvitationFile, attendee: String, me: [String], comment: String?,
                                       now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
@@ -47,7 +48,7 @@ extension MailReply {
             throw data("'\(PrintableText.clean(attendee, keepNewlines: false))' who proposed it is not a mail address")
         }
         let from = try sender(me, name: name ?? itip.organizer?.name)
-        guard let calendar = itip.declineCounter(attendee: attendee, comment: comment, now: now) else {
+        guard let calendar = itip.declineCounter(comment: comment, now: now) else {
             throw data("no DECLINECOUNTER could be made of it")
         }
         var text = wrapped("\(from.name ?? from.address) keeps the time of this event and declines the proposed one.")
