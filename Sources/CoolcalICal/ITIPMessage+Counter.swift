@@ -63,9 +63,12 @@ extension ITIPMessage {
     }
 
     /// A `METHOD:REQUEST` of stored event blocks (the organizer's copy after a change),
-    /// with the VTIMEZONEs they name: alarms dropped (they are the organizer's own).
-    /// Nil when the blocks do not parse.
-    public static func request(events: [String], zones: [String]) -> String? {
+    /// with the VTIMEZONEs they name: alarms dropped (they are the organizer's own). In
+    /// each event whose `rescheduled` flag is set (its time changed significantly, RFC
+    /// 6638 §3.2.8) every attendee but the organizer is asked again:
+    /// `PARTSTAT=NEEDS-ACTION;RSVP=TRUE`; the others keep every PARTSTAT. Nil when the
+    /// blocks do not parse.
+    public static func request(events: [String], zones: [String], rescheduled: [Bool] = []) -> String? {
         let whole = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + zones.joined() + events.joined() + "END:VCALENDAR\r\n"
         guard let parsed = icalparser_parse_string(whole) else { return nil }
         let root = OwnedComponent(taking: parsed)
@@ -77,17 +80,29 @@ extension ITIPMessage {
         icalcomponent_add_property(request.pointer, icalproperty_new_method(ICAL_METHOD_REQUEST))
         var found = false
         for kind in [ICAL_VTIMEZONE_COMPONENT, ICAL_VEVENT_COMPONENT] {
-            for child in ICalWalk.children(of: calendar, kind: kind) {
+            for (index, child) in ICalWalk.children(of: calendar, kind: kind).enumerated() {
                 guard let clone = icalcomponent_new_clone(child) else { continue }
                 for alarm in ICalWalk.children(of: clone, kind: ICAL_VALARM_COMPONENT) {
                     icalcomponent_remove_component(clone, alarm)
                     icalcomponent_free(alarm)
                 }
+                if kind == ICAL_VEVENT_COMPONENT, index < rescheduled.count, rescheduled[index] { askAgain(clone) }
                 found = found || kind == ICAL_VEVENT_COMPONENT
                 icalcomponent_add_component(request.pointer, clone)
             }
         }
         return found ? text(of: request.pointer) : nil
+    }
+
+    /// Every ATTENDEE of `event` but its ORGANIZER: `PARTSTAT=NEEDS-ACTION;RSVP=TRUE`.
+    private static func askAgain(_ event: OpaquePointer) {
+        let organizer = icalcomponent_get_first_property(event, ICAL_ORGANIZER_PROPERTY)
+            .flatMap { ICalWalk.copy(icalproperty_get_organizer($0)) }
+        for prop in ICalWalk.properties(of: event) where icalproperty_isa(prop) == ICAL_ATTENDEE_PROPERTY {
+            if let organizer, let address = ICalWalk.copy(icalproperty_get_attendee(prop)), sameAddress(address, organizer) { continue }
+            icalproperty_set_parameter(prop, icalparameter_new_partstat(ICAL_PARTSTAT_NEEDSACTION))
+            icalproperty_set_parameter(prop, icalparameter_new_rsvp(ICAL_RSVP_TRUE))
+        }
     }
 
     /// A VCALENDAR with `method`, the VTIMEZONEs the `events` name (from this message)
