@@ -21,6 +21,7 @@ extension ITIPMessage {
                 mine = true
                 icalproperty_remove_parameter_by_kind(prop, ICAL_RSVP_PARAMETER)
                 if let name { ITIPMessage.setName(prop, name) }
+                ITIPMessage.dropStaleSentBy(prop, from: me.first)
             case ICAL_DTSTART_PROPERTY, ICAL_DTEND_PROPERTY, ICAL_DURATION_PROPERTY, ICAL_DTSTAMP_PROPERTY,
                  ICAL_COMMENT_PROPERTY:
                 dropped.append(prop)

@@ -128,4 +128,27 @@ import Testing
                     "\(kind): \(text.headers)")
         }
     }
+
+    /// My ATTENDEE's SENT-BY goes out only when the mail is from that address (the first
+    /// of `me`); one left from an earlier answer by someone else is dropped.
+    @Test func aStaleSentByIsDropped() throws {
+        let text = Self.invitation(title: "Sync").replacingOccurrences(
+            of: "ATTENDEE;CN=Zoe;", with: "ATTENDEE;CN=Zoe;SENT-BY=\"mailto:assistant@example.com\";")
+        let invite = try Self.file(text)
+        func calendars(_ me: [String]) throws -> [String] {
+            let reply = try MailReply(invite, me: me, partstat: "ACCEPTED", comment: nil, now: Self.now, domain: "example.com")
+            let counter = try MailReply.counter(invite, me: me, start: .instant(1_945_000_000), end: .instant(1_945_003_600),
+                                                comment: nil, now: Self.now, domain: "example.com")
+            return [reply.message.calendar, counter.message.calendar]
+        }
+        for calendar in try calendars([Self.me]) {
+            #expect(!calendar.contains("SENT-BY"), "\(calendar)")
+            #expect(calendar.contains("mailto:\(Self.me)"))
+        }
+        // Sent from the assistant's address: the SENT-BY is true, and kept.
+        for calendar in try calendars(["assistant@example.com", Self.me]) {
+            let unfolded = calendar.replacingOccurrences(of: "\r\n ", with: "")
+            #expect(unfolded.contains("SENT-BY=\"mailto:assistant@example.com\""), "\(calendar)")
+        }
+    }
 }
