@@ -102,7 +102,7 @@ import Testing
     /// the title or the comment; a long comment line goes out quoted-printable.
     @Test(arguments: ["Zoë", "Zoe"])
     func noLineIsLongerThan78(_ name: String) throws {
-        let long = String(repeating: "Ein sehr langer Titel ", count: 6) + "Ende"
+        let long = String(repeating: "Ein sehr langer Titel für das Café ", count: 4) + "Ende"
         let comment = "Short line.\n" + String(repeating: "a rather long comment line without any break at all ", count: 4)
         for (kind, message) in try Self.everyKind(title: long, comment: comment, name: name) {
             let mail = WireMail(message.rendered())
@@ -113,6 +113,11 @@ import Testing
             #expect(text.header("Content-Transfer-Encoding")?.lowercased().hasSuffix("quoted-printable") == true || kind == "REQUEST",
                     "\(kind)")
             #expect(text.text.contains(comment) || kind == "REQUEST", "\(kind): the comment's words survive")
+            // The calendar part stays folded at 75 octets (RFC 5545 §3.1), its UTF-8 unsplit.
+            let calendar = try #require(mail.part("text/calendar"))
+            let folded = calendar.bytes.split(separator: 0x0A).filter { $0.count > 75 }
+            #expect(folded.isEmpty, "\(kind): \(folded.map { String(decoding: $0, as: UTF8.self) })")
+            #expect(String(validating: calendar.bytes, as: UTF8.self) != nil, "\(kind)")
             // coolcal's own sentence is wrapped, not encoded: every line of it within 76 columns.
             let own = text.text.components(separatedBy: "\n\n").first ?? ""
             #expect(own.split(separator: "\n").allSatisfy { $0.count <= 76 }, "\(kind): \(own)")
