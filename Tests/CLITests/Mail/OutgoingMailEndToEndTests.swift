@@ -138,6 +138,32 @@ import Testing
         #expect(mails.last?.contains("method=COUNTER") == true)
     }
 
+    /// The fifth way: `review` in a terminal, `a` with `reply = mail`.
+    @Test(arguments: [0, 1])
+    func reviewMailsUTF8(_ which: Int) throws {
+        let title = Self.titles[which]
+        let pane = try ReviewTerminalTests.Pane { dir in
+            let script = "#!/bin/sh\ncat >> '\(dir)/sendmail.log'\necho '--- end of message' >> '\(dir)/sendmail.log'\n"
+            try Data(script.utf8).write(to: URL(fileURLWithPath: dir + "/sendmail"))
+            chmod(dir + "/sendmail", 0o755)
+            try FileManager.default.createDirectory(atPath: dir + "/no-config/coolcal", withIntermediateDirectories: true)
+            try Data("me = \(Self.me)\nname = Zoë\nreply = mail\nsendmail = \(dir)/sendmail\n".utf8)
+                .write(to: URL(fileURLWithPath: dir + "/no-config/coolcal/config"))
+            let run = try Binary.run(["notify", "--state", dir + "/state", "-"],
+                                     stdin: Self.invitation(title.title, uid: "review@example.org", day: 15))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        #expect(pane.waitFor("invitation 1 of 1"), "\(pane.screen)")
+        pane.keys("a")
+        #expect(pane.waitFor("accepted: "), "\(pane.screen)")
+        pane.keys("q")
+        #expect(pane.status() == "0", "\(pane.file("err.txt"))")
+        let log = (try? String(contentsOfFile: pane.dir + "/sendmail.log", encoding: .utf8)) ?? ""
+        let mails = log.components(separatedBy: "--- end of message\n").filter { !$0.isEmpty }
+        #expect(mails.count == 1, "\(log)")
+        for mail in mails { Self.checkBytes(mail, title: title, kind: "review") }
+    }
+
     // MARK: - The organizer's mails
 
     static let bob = "bob@example.org"
