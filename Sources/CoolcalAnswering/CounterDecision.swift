@@ -10,7 +10,7 @@ import CoolcalWriting
 /// The organizer's decision on an attendee's counter-proposal (RFC 5546 §3.2.7): `accept
 /// N` on the inbox's counter entry moves the event the user organises to the proposed
 /// time (only the times; SEQUENCE + 1, `CounterChange`) and, with `--reply`, mails the
-/// updated REQUEST to every attendee; `reply --decline-counter N` builds the
+/// updated REQUEST to every attendee (asked again, NEEDS-ACTION, when the time moved); `reply --decline-counter N` builds the
 /// DECLINECOUNTER for the one attendee who proposed.
 package struct CounterDecision {
     package let file: InvitationFile
@@ -67,7 +67,7 @@ package struct CounterDecision {
         }
         guard reply else { return }
         let produced = change.produced
-        guard let request = ITIPMessage.request(events: produced.events, zones: produced.zones) else {
+        guard let request = ITIPMessage.request(events: produced.events, zones: produced.zones, rescheduled: produced.rescheduled) else {
             throw InviteError(file: target.shown, message: "the moved event \(message.uid) could not be read back for the update; not mailed")
         }
         let mail = try AnswerStore.mail(command: settings.command) { () throws(MailReply.Failure) in

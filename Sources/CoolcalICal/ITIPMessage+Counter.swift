@@ -21,6 +21,7 @@ extension ITIPMessage {
                 mine = true
                 icalproperty_remove_parameter_by_kind(prop, ICAL_RSVP_PARAMETER)
                 if let name { ITIPMessage.setName(prop, name) }
+                ITIPMessage.dropStaleSentBy(prop, from: me.first)
             case ICAL_DTSTART_PROPERTY, ICAL_DTEND_PROPERTY, ICAL_DURATION_PROPERTY, ICAL_DTSTAMP_PROPERTY,
                  ICAL_COMMENT_PROPERTY:
                 dropped.append(prop)
@@ -47,22 +48,15 @@ extension ITIPMessage {
     }
 
     /// The organizer's `METHOD:DECLINECOUNTER` for this COUNTER: its UID, SEQUENCE,
-    /// RECURRENCE-ID and ORGANIZER, the proposing `attendee` (their line as the counter
-    /// wrote it, else a plain one), DTSTAMP now and `comment`.
-    public func declineCounter(attendee: String, comment: String?, now: Date) -> String? {
+    /// RECURRENCE-ID and ORGANIZER, DTSTAMP now and `comment` — no ATTENDEE, which the
+    /// VEVENT table of RFC 5546 §3.2.8 does not allow: the mail's To names who proposed.
+    /// A RECURRENCE-ID in a zone keeps its VTIMEZONE (RFC 5545 §3.2.19 needs it; the
+    /// table lists none, a known deviation).
+    public func declineCounter(comment: String?, now: Date) -> String? {
         guard let event = events.first, let answer = icalcomponent_new(ICAL_VEVENT_COMPONENT) else { return nil }
         let kept: [icalproperty_kind] = [ICAL_UID_PROPERTY, ICAL_SEQUENCE_PROPERTY, ICAL_RECURRENCEID_PROPERTY, ICAL_ORGANIZER_PROPERTY]
-        var named = false
-        for prop in ICalWalk.properties(of: event) {
-            let kind = icalproperty_isa(prop)
-            if kept.contains(kind) || (kind == ICAL_ATTENDEE_PROPERTY && !named && ITIPMessage.isOwner(prop, [attendee])),
-               let clone = icalproperty_new_clone(prop) {
-                named = named || kind == ICAL_ATTENDEE_PROPERTY
-                icalcomponent_add_property(answer, clone)
-            }
-        }
-        if !named, let line = icalproperty_new_from_string("ATTENDEE:mailto:" + CalendarAddress.normalized(attendee)) {
-            icalcomponent_add_property(answer, line)
+        for prop in ICalWalk.properties(of: event) where kept.contains(icalproperty_isa(prop)) {
+            if let clone = icalproperty_new_clone(prop) { icalcomponent_add_property(answer, clone) }
         }
         if let stamp = icalproperty_new_from_string("DTSTAMP:" + Self.utcText(now)) { icalcomponent_add_property(answer, stamp) }
         if let comment { icalcomponent_add_property(answer, icalproperty_new_comment(comment)) }
@@ -70,9 +64,12 @@ extension ITIPMessage {
     }
 
     /// A `METHOD:REQUEST` of stored event blocks (the organizer's copy after a change),
-    /// with the VTIMEZONEs they name: alarms dropped (they are the organizer's own).
-    /// Nil when the blocks do not parse.
-    public static func request(events: [String], zones: [String]) -> String? {
+    /// with the VTIMEZONEs they name: alarms dropped (they are the organizer's own). In
+    /// each event whose `rescheduled` flag is set (its time changed significantly, RFC
+    /// 6638 §3.2.8) every attendee but the organizer is asked again:
+    /// `PARTSTAT=NEEDS-ACTION;RSVP=TRUE`; the others keep every PARTSTAT. Nil when the
+    /// blocks do not parse.
+    public static func request(events: [String], zones: [String], rescheduled: [Bool] = []) -> String? {
         let whole = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + zones.joined() + events.joined() + "END:VCALENDAR\r\n"
         guard let parsed = icalparser_parse_string(whole) else { return nil }
         let root = OwnedComponent(taking: parsed)
@@ -84,17 +81,29 @@ extension ITIPMessage {
         icalcomponent_add_property(request.pointer, icalproperty_new_method(ICAL_METHOD_REQUEST))
         var found = false
         for kind in [ICAL_VTIMEZONE_COMPONENT, ICAL_VEVENT_COMPONENT] {
-            for child in ICalWalk.children(of: calendar, kind: kind) {
+            for (index, child) in ICalWalk.children(of: calendar, kind: kind).enumerated() {
                 guard let clone = icalcomponent_new_clone(child) else { continue }
                 for alarm in ICalWalk.children(of: clone, kind: ICAL_VALARM_COMPONENT) {
                     icalcomponent_remove_component(clone, alarm)
                     icalcomponent_free(alarm)
                 }
+                if kind == ICAL_VEVENT_COMPONENT, index < rescheduled.count, rescheduled[index] { askAgain(clone) }
                 found = found || kind == ICAL_VEVENT_COMPONENT
                 icalcomponent_add_component(request.pointer, clone)
             }
         }
         return found ? text(of: request.pointer) : nil
+    }
+
+    /// Every ATTENDEE of `event` but its ORGANIZER: `PARTSTAT=NEEDS-ACTION;RSVP=TRUE`.
+    private static func askAgain(_ event: OpaquePointer) {
+        let organizer = icalcomponent_get_first_property(event, ICAL_ORGANIZER_PROPERTY)
+            .flatMap { ICalWalk.copy(icalproperty_get_organizer($0)) }
+        for prop in ICalWalk.properties(of: event) where icalproperty_isa(prop) == ICAL_ATTENDEE_PROPERTY {
+            if let organizer, let address = ICalWalk.copy(icalproperty_get_attendee(prop)), sameAddress(address, organizer) { continue }
+            icalproperty_set_parameter(prop, icalparameter_new_partstat(ICAL_PARTSTAT_NEEDSACTION))
+            icalproperty_set_parameter(prop, icalparameter_new_rsvp(ICAL_RSVP_TRUE))
+        }
     }
 
     /// A VCALENDAR with `method`, the VTIMEZONEs the `events` name (from this message)

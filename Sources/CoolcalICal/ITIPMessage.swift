@@ -141,6 +141,7 @@ public final class ITIPMessage {
                           let clone = icalproperty_new_clone(prop) {
                     ITIPMessage.setPartstat(clone, partstat)
                     if let name { ITIPMessage.setName(clone, name) }
+                    ITIPMessage.dropStaleSentBy(clone, from: me.first)
                     icalcomponent_add_property(answer, clone)
                     answered = true
                 }
@@ -243,6 +244,15 @@ public final class ITIPMessage {
         }
         icalproperty_set_parameter(prop, icalparameter_new_partstat(value))
         icalproperty_remove_parameter_by_kind(prop, ICAL_RSVP_PARAMETER)
+    }
+
+    /// Drops the SENT-BY of my ATTENDEE line unless it names `from`, the address the
+    /// answer goes out from (the first of `me`): a SENT-BY the organizer's copy kept from
+    /// an earlier answer sent by someone else would claim a sender this one does not have.
+    static func dropStaleSentBy(_ prop: OpaquePointer, from: String?) {
+        guard let parameter = icalproperty_get_first_parameter(prop, ICAL_SENTBY_PARAMETER) else { return }
+        if let from, let sentBy = ICalWalk.copy(icalparameter_get_sentby(parameter)), sameAddress(sentBy, from) { return }
+        icalproperty_remove_parameter_by_kind(prop, ICAL_SENTBY_PARAMETER)
     }
 
     /// The CN of an ATTENDEE: `name` on one line, without the double quotes a parameter

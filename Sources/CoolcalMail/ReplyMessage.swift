@@ -3,7 +3,7 @@ import Foundation
 
 /// An iMIP answer (RFC 6047): a complete RFC 5322 message whose
 /// `multipart/alternative` holds a short `text/plain` and the iTIP REPLY as
-/// `text/calendar; charset=UTF-8; method=REPLY`. Built and serialized by GMime:
+/// `text/calendar; charset=UTF-8; method=REPLY`, both UTF-8 bytes. Built and serialized by GMime:
 /// headers are RFC 2047-encoded where they are not ASCII and folded where long.
 public struct ReplyMessage: Equatable, Sendable {
     public var from: MailAddress
@@ -94,16 +94,36 @@ public struct ReplyMessage: Equatable, Sendable {
         return String(cString: raw)
     }
 
-    /// A UTF-8 text part with LF line ends, in 7bit when it is ASCII, else
-    /// quoted-printable or base64 (what GMime finds best).
+    /// A text part whose content is `body`'s UTF-8 bytes (LF line ends), labelled
+    /// `charset=UTF-8`: 7bit when it is ASCII with no line over 78 octets (RFC 5322
+    /// §2.1.1), else quoted-printable, whose soft breaks keep every line within 76.
+    ///
+    /// The bytes go in as a stream, not through `g_mime_text_part_set_text`: that call
+    /// picks the smallest charset the text fits and converts it, so a text whose every
+    /// non-ASCII character is Latin-1 (é, ü, ß) became ISO-8859-1 bytes, which the
+    /// `charset=UTF-8` set after it then mislabelled.
     private static func textPart(_ subtype: String, _ body: String, method: String?) -> UnsafeMutablePointer<GMimeTextPart>? {
         guard let part = g_mime_text_part_new_with_subtype(subtype) else { return nil }
         let lf = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        g_mime_text_part_set_text(part, lf.hasSuffix("\n") ? lf : lf + "\n")
+        let bytes = Array((lf.hasSuffix("\n") ? lf : lf + "\n").utf8)
+        guard let stream = bytes.withUnsafeBufferPointer({ buffer in
+            buffer.withMemoryRebound(to: CChar.self) { g_mime_stream_mem_new_with_buffer($0.baseAddress, $0.count) }
+        }) else {
+            g_object_unref(UnsafeMutableRawPointer(part))
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+        guard let content = g_mime_data_wrapper_new_with_stream(stream, GMIME_CONTENT_ENCODING_DEFAULT) else {
+            g_object_unref(UnsafeMutableRawPointer(part))
+            return nil
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(content)) }
+        let mimePart = ReplyCast.part(part)
+        g_mime_part_set_content(mimePart, content)
         g_mime_text_part_set_charset(part, "UTF-8")
         if let method { g_mime_object_set_content_type_parameter(ReplyCast.object(part), "method", method) }
-        let mimePart = ReplyCast.part(part)
-        g_mime_part_set_content_encoding(mimePart, g_mime_part_get_best_content_encoding(mimePart, GMIME_ENCODING_CONSTRAINT_7BIT))
+        let plain = bytes.allSatisfy { $0 < 0x80 } && !bytes.split(separator: 0x0A).contains { $0.count > 78 }
+        g_mime_part_set_content_encoding(mimePart, plain ? GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE)
         return part
     }
 }

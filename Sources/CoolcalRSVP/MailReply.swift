@@ -69,7 +69,7 @@ public struct MailReply: Equatable, Sendable {
         }
         let (word, sentence) = Self.words(partstat)
         let who = from.name ?? from.address
-        var text = "\(who) has \(sentence) this invitation."
+        var text = Self.wrapped("\(who) has \(sentence) this invitation.")
         if let comment { text += "\n\n" + comment }
         let title = invite.title.trimmingCharacters(in: .whitespacesAndNewlines)
         message = ReplyMessage(from: from, to: to, subject: "\(word): \(title.isEmpty ? "(no title)" : title)", date: now,
@@ -77,6 +77,27 @@ public struct MailReply: Equatable, Sendable {
                                text: text, calendar: calendar)
         let v = itip.version
         version = [itip.uid, String(v.sequence), v.recurrenceIDs.joined(separator: ","), partstat].joined(separator: "|")
+    }
+
+    /// One of coolcal's own sentences for a text part, wrapped at spaces so that no line
+    /// is longer than `width` characters (RFC 5322 §2.1.1 asks for 78 at most); a word
+    /// longer than that stands on a line of its own. The user's words (a comment) are
+    /// never wrapped: a long line of theirs goes out quoted-printable instead.
+    package static func wrapped(_ sentence: String, width: Int = 76) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in sentence.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
     }
 
     /// The subject's word and the text part's verb for a PARTSTAT.

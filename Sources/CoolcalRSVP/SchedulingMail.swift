@@ -28,7 +28,7 @@ extension MailReply {
         guard let calendar = itip.counter(me: me, start: start, end: end, comment: comment, now: now, name: name) else {
             throw data("\(me.joined(separator: ", ")) is not an attendee of this invitation")
         }
-        var text = "\(from.name ?? from.address) proposes a new time for this event: \(start.jsonString) to \(end.jsonString)."
+        var text = wrapped("\(from.name ?? from.address) proposes a new time for this event: \(start.jsonString) to \(end.jsonString).")
         if let comment { text += "\n\n" + comment }
         var message = ReplyMessage(from: from, to: to, subject: "New time proposed: \(title(invite.title))", date: now,
                                    messageID: ReplyMessage.messageID(domain: domain), inReplyTo: invite.mail?.messageID,
@@ -37,7 +37,8 @@ extension MailReply {
         return MailReply(message: message, version: ["COUNTER", itip.uid, String(itip.version.sequence), start.jsonString, end.jsonString].joined(separator: "|"))
     }
 
-    /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only.
+    /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only:
+    /// the mail's To names them, the calendar part no attendee (RFC 5546 §3.2.8).
     public static func declineCounter(_ file: InvitationFile, attendee: String, me: [String], comment: String?,
                                       now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
@@ -47,10 +48,10 @@ extension MailReply {
             throw data("'\(PrintableText.clean(attendee, keepNewlines: false))' who proposed it is not a mail address")
         }
         let from = try sender(me, name: name ?? itip.organizer?.name)
-        guard let calendar = itip.declineCounter(attendee: attendee, comment: comment, now: now) else {
+        guard let calendar = itip.declineCounter(comment: comment, now: now) else {
             throw data("no DECLINECOUNTER could be made of it")
         }
-        var text = "\(from.name ?? from.address) keeps the time of this event and declines the proposed one."
+        var text = wrapped("\(from.name ?? from.address) keeps the time of this event and declines the proposed one.")
         if let comment { text += "\n\n" + comment }
         var message = ReplyMessage(from: from, to: to, subject: "Proposal declined: \(title(invite.title))", date: now,
                                    messageID: ReplyMessage.messageID(domain: domain), inReplyTo: invite.mail?.messageID,
@@ -72,7 +73,7 @@ extension MailReply {
         let from = try sender(me, name: name)
         var message = ReplyMessage(from: from, to: first, subject: "Updated: \(Self.title(title))", date: now,
                                    messageID: ReplyMessage.messageID(domain: domain), inReplyTo: nil,
-                                   text: "\(from.name ?? from.address) has moved this event to a new time.", calendar: request)
+                                   text: wrapped("\(from.name ?? from.address) has moved this event to a new time."), calendar: request)
         message.method = "REQUEST"
         message.alsoTo = Array(recipients.dropFirst())
         return MailReply(message: message, version: ["REQUEST", uid, String(sequence)].joined(separator: "|"))

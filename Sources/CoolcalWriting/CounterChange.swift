@@ -28,6 +28,9 @@ package struct CounterChange: CalendarChange {
     package final class Produced {
         /// Every stored block of the UID (master and overrides), after the edit.
         package var events: [String] = []
+        /// For each of `events`: whether the edit changed its time significantly
+        /// (`SignificantChange`), so that the update asks every attendee again.
+        package var rescheduled: [Bool] = []
         /// The calendar's VTIMEZONE blocks those events name.
         package var zones: [String] = []
         /// The attendees of the event, as written (`mailto:…`).
@@ -87,6 +90,13 @@ package struct CounterChange: CalendarChange {
         produced.events = stored.map { block in
             let bytes = edits.first { $0.range == block.range }?.bytes ?? Array(text.bytes[block.range])
             return String(decoding: bytes, as: UTF8.self)
+        }
+        produced.rescheduled = stored.map { block in
+            guard let edited = edits.first(where: { $0.range == block.range })?.bytes else { return false }
+            let wrapped = Array("BEGIN:VCALENDAR\r\n".utf8) + edited + Array("END:VCALENDAR\r\n".utf8)
+            // An edit that cannot be read back is taken as a change: asking again is the safe side.
+            guard let after = (try? ICalReader.read(Data(wrapped), file: "block"))?.events.first else { return true }
+            return SignificantChange.between(block.event, after)
         }
         produced.attendees = stored.first { $0.event.recurrenceID == nil }.map { $0.event.attendees.map(\.address) }
             ?? stored.first.map { $0.event.attendees.map(\.address) } ?? []
