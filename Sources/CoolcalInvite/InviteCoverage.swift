@@ -134,11 +134,14 @@ public struct InviteCoverage: Equatable, Sendable {
         var cut = unexpanded(calendar, uid: uid)
         // A limit stopped the expansion: what it found is marked, and the rest of the
         // series' reach is one more occurrence (no instance: no RECURRENCE-ID).
-        if let reason = found.lazy.compactMap(\.incomplete).first { cut = cut ?? reason }
+        let many = "more than \(RecurrenceSet.grouped(maxInstances)) instances"
+        if let reason = found.lazy.compactMap(\.incomplete).first {
+            cut = cut ?? (reason.contains("occurrences") ? many : reason)
+        }
         var instances = found.filter { $0.status != "CANCELLED" && ($0.incomplete == nil || $0.recurrenceID != nil) }
         if instances.count > maxInstances {
             instances.removeLast(instances.count - maxInstances)
-            cut = cut ?? "more than \(maxInstances) instances"
+            cut = cut ?? many
         }
         let longest = instances.max { $0.endInstant - $0.startInstant < $1.endInstant - $1.startInstant }
         return InviteCoverage(busy: instances.filter(\.busy).map { TimeWindow(start: $0.startInstant, end: $0.endInstant) },
@@ -147,12 +150,14 @@ public struct InviteCoverage: Equatable, Sendable {
     }
 
     /// Why a rule of the series is not expanded here (nor by any calendar read: only its
-    /// DTSTART is used), while another program may well expand it; nil when each is.
+    /// DTSTART is used) while another program may well expand it: its instances too far
+    /// apart for the step limit, or a rule libical refuses; nil when each is expanded or
+    /// can never match (then DTSTART is all there is, everywhere).
     private static func unexpanded(_ calendar: ICalCalendar, uid: String) -> String? {
         for event in calendar.events where event.uid == uid && event.recurrenceID == nil {
             guard let dtstart = event.start else { continue }
             for rule in event.rules {
-                if let why = rule.unboundedReason(start: dtstart.fields) {
+                if let why = rule.unboundedReason(start: dtstart.fields), !why.hasPrefix("it can never match") {
                     return "its rule is not expanded (\(why))"
                 }
                 if RecurrenceSet.iterator(for: rule, from: dtstart.fields, isDate: dtstart.isDate, civilRules: true) == nil {

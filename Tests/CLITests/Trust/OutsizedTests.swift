@@ -133,6 +133,14 @@ import Testing
         #expect(detail.hasPrefix("too long: busy ") && detail.hasSuffix("max-duration is 14 days"), "\(detail)")
     }
 
+    /// A minute an hour is not much busy time, but more instances than the check counts
+    /// in ten years: what lies past the bound is not known, so it is held.
+    @Test func aRulePastTheBoundIsHeld() throws {
+        let held = try held(Self.series("minute@spam.example", "DURATION:PT1M\r\nRRULE:FREQ=HOURLY"))
+        #expect(held["held"] as? String == "too long", "\(held)")
+        #expect(held["detail"] as? String == "too long: counted no further than its bound (more than 10,000 instances within 10 years of its start); max-duration is 14 days", "\(held)")
+    }
+
     /// Free time is not busy time: a transparent series of 13-day instances, one a day, is
     /// answered like any other.
     @Test func aTransparentLongSeriesIsNotHeldForCoverage() throws {

@@ -74,11 +74,34 @@ import Testing
         #expect(coverage.busiest().map(\.busy) == 15 * Self.day + 2 * 3_600)
     }
 
+    @Test func shownAsFreeIsNotBusy() throws {
+        // Outlook's "Show as: Free" on a series of 13-day instances, one a day.
+        let free = try #require(try invite(event(["DTSTART:20310303T100000Z", "DURATION:P13D", "RRULE:FREQ=DAILY;COUNT=30",
+                                                  "X-MICROSOFT-CDO-BUSYSTATUS:FREE"])).coverage)
+        #expect(free.examined == 30)
+        #expect(free.busy.isEmpty)
+        #expect(free.excess(over: Self.fortnight) == nil)
+    }
+
+    @Test func aRuleNotExpandedIsNotCountedAsOneInstance() throws {
+        // Each Monday at 09:00 as a SECONDLY rule: 604,800 steps apart, more than expansion
+        // walks, so only DTSTART would be seen — a bound reached.
+        let sparse = try #require(try invite(event(["DTSTART:20310303T090000Z", "DURATION:PT1H",
+                                                    "RRULE:FREQ=SECONDLY;BYDAY=MO;BYHOUR=9;BYMINUTE=0;BYSECOND=0"])).coverage)
+        #expect(sparse.cut?.hasPrefix("its rule is not expanded (its instances can be") == true, "\(String(describing: sparse.cut))")
+        // A rule that can never match gives DTSTART alone everywhere: nothing cut.
+        let never = try #require(try invite(event(["DTSTART:20310303T100000Z", "DURATION:PT1H",
+                                                   "RRULE:FREQ=HOURLY;INTERVAL=2;BYHOUR=3"])).coverage)
+        #expect(never.cut == nil)
+        #expect(never.examined == 1)
+    }
+
     @Test func theCountStopsAtTenThousandInstances() throws {
         // An hourly rule without end: the expansion stops at the bound, not at the 87,660
         // instances of ten years (the work is bounded), and says it stopped.
         let endless = try #require(try invite(event(["DTSTART:20310303T100000Z", "DURATION:PT1M", "RRULE:FREQ=HOURLY"])).coverage)
-        #expect(endless.examined == InviteCoverage.maxInstances)
+        #expect(endless.examined == 10_000)
+        #expect(endless.cut == "more than 10,000 instances")
         #expect(endless.cut != nil)
         if case .bound? = endless.excess(over: Self.fortnight) {} else { Issue.record("\(String(describing: endless.excess(over: Self.fortnight)))") }
         // Exactly 10,000 is all there is: nothing cut; one more is cut.
