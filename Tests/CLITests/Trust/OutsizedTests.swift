@@ -141,6 +141,19 @@ import Testing
         #expect(held["detail"] as? String == "too long: counted no further than its bound (more than 10,000 instances within 10 years of its start); max-duration is 14 days", "\(held)")
     }
 
+    /// Half-hourly one-hour instances: 48 a day (too many) and busy twice over (too long);
+    /// the first reason that applies is `too long`. The same at delivery (`process`).
+    @Test func tooLongComesBeforeTooManyInstancesADay() throws {
+        let both = Self.series("both@spam.example", "DURATION:PT1H\r\nRRULE:FREQ=MINUTELY;INTERVAL=30")
+        let held = try held(both)
+        #expect(held["held"] as? String == "too long", "\(held)")
+        #expect(held["detail"] as? String == "too long: busy 60.0 days in the 30 days from 2031-03-03; max-duration is 14 days", "\(held)")
+        let d = try ProcessDesk()
+        let before = try d.text()
+        #expect(try d.process(T.mail(both, from: "Alice <alice@example.org>")).text == "no_action (held: too long)\n")
+        #expect(try d.text() == before)
+    }
+
     /// Free time is not busy time: a transparent series of 13-day instances, one a day, is
     /// answered like any other.
     @Test func aTransparentLongSeriesIsNotHeldForCoverage() throws {
