@@ -251,6 +251,12 @@ struct MergePass {
         return settled
     }
 
+    /// Held `too long` or `too many instances a day` (`OutsizeCheck`); nil when neither.
+    func outsized(_ invite: Invite) -> WriteOutcome? {
+        let settings = run.store.settings
+        return OutsizeCheck(maxDuration: settings.maxDuration, zone: settings.zone, finder: check.finder).held(invite)
+    }
+
     /// An invitation accepted in this run, as busy time for the next ones.
     private func occurrence(of invite: Invite, _ instance: InviteInstance) -> Occurrence {
         let uid: String

@@ -1,21 +1,27 @@
 import Foundation
 import CoolcalInvite
 import CoolcalModel
+import CoolcalSchedule
 import CoolcalWriting
 
 /// What no person would accept unseen (SECURITY.md, "too long"): an invitation that
 /// would make weeks of the calendar busy — one instance longer than `max-duration`, or
 /// its instances together busy more than `max-duration` of some 30 days (a 13-day event
 /// repeating daily, an hourly rule, hundreds of back-to-back RDATE periods, long
-/// overrides) — and a rule that floods a day.
-extension MergePass {
+/// overrides) — and a rule that floods a day. `MergePass.outsized` asks it.
+struct OutsizeCheck {
+    /// Config `max-duration`, in seconds.
+    let maxDuration: Int
+    /// The user's zone, for the dates said.
+    let zone: TimeZone
+    let finder: ConflictFinder
+
     /// Held `too long` when an instance lasts longer than `max-duration`, or the busy
     /// instances (`InviteCoverage`) cover more than `max-duration` of the 30 days from
     /// an instance's start, or there were more than the check counts; else held `too many
     /// instances a day` when its rule puts more than `maxInstancesADay` in one day.
-    func outsized(_ invite: Invite) -> WriteOutcome? {
-        let settings = run.store.settings
-        let limit = Int64(settings.maxDuration)
+    func held(_ invite: Invite) -> WriteOutcome? {
+        let limit = Int64(maxDuration)
         let max = String(format: "max-duration is %g days", Double(limit) / 86_400)
         let coverage = invite.coverage ?? payloadCoverage(invite)
         switch coverage.excess(over: limit) {
@@ -33,7 +39,7 @@ extension MergePass {
         }
         var perDay: [Int64: Int] = [:]
         for instance in invite.checked {
-            let day = check.finder.span(of: Self.single(invite, instance)).start / 86_400
+            let day = finder.span(of: Self.single(invite, instance)).start / 86_400
             perDay[day, default: 0] += 1
         }
         if let busiest = perDay.values.max(), busiest > AnswerSettings.maxInstancesADay {
@@ -44,13 +50,13 @@ extension MergePass {
 
     /// A push payload's instances (it has no TRANSP: each is busy).
     private func payloadCoverage(_ invite: Invite) -> InviteCoverage {
-        let spans = invite.checked.map { check.finder.span(of: Self.single(invite, $0)) }
+        let spans = invite.checked.map { finder.span(of: Self.single(invite, $0)) }
         return InviteCoverage(busy: spans, longest: spans.max { $0.end - $0.start < $1.end - $1.start }, examined: spans.count)
     }
 
     /// The day of `instant` in the user's zone, as YYYY-MM-DD.
     private func day(_ instant: Int64) -> String {
-        let fields = SystemZone(run.store.settings.zone).localFields(ofUTC: instant)
+        let fields = SystemZone(zone).localFields(ofUTC: instant)
         return String(format: "%04d-%02d-%02d", fields.year, fields.month, fields.day)
     }
 
