@@ -11,14 +11,18 @@ import CoolcalModel
 ///
 /// The work is bounded: the expansion stops at `maxInstances` (and at `maxSteps` rule
 /// steps), and reaching a bound is `cut` — counted as too long, since what lies past it
-/// was not seen.
+/// was not seen. Only the figures `excess` needs are kept (an invitation in memory does
+/// not carry its ten thousand instances).
 public struct InviteCoverage: Equatable, Sendable {
-    /// The instances that would be busy (not TRANSPARENT, not CANCELLED, not shown as
-    /// free), sorted by start.
-    public var busy: [TimeWindow]
     /// The longest instance, busy or not (a cancelled one is no instance); nil when
     /// none was found.
     public var longest: TimeWindow?
+    /// The `span` from an instance's start with the most busy time; nil without a busy
+    /// instance.
+    public var busiest: Busiest?
+    /// How many of the instances would be busy (not TRANSPARENT, not CANCELLED, not
+    /// shown as free).
+    public var busyCount: Int
     /// How many instances were examined: never more than `maxInstances`.
     public var examined: Int
     /// Why the count stopped before it had seen every instance within `horizonDays`;
@@ -34,9 +38,20 @@ public struct InviteCoverage: Equatable, Sendable {
     /// Rule steps walked at most (a daily rule takes one a day: 3,653 in ten years).
     static let maxSteps = 100_000
 
-    public init(busy: [TimeWindow], longest: TimeWindow?, examined: Int, cut: String? = nil) {
-        self.busy = busy
+    /// Where the busiest `span` starts (UTC seconds) and how many seconds of it are busy:
+    /// the sum of each busy instance's overlap with it.
+    public struct Busiest: Equatable, Sendable {
+        public var start: Int64
+        public var busy: Int64
+    }
+
+    /// The coverage of these instances: `busy` those that would be busy, `starts` the
+    /// start of every instance (busy or not; the busy ones' when nil), where a `span`
+    /// may start. Only what `excess` needs is kept, not the instances.
+    public init(busy: [TimeWindow], starts: [Int64]? = nil, longest: TimeWindow?, examined: Int, cut: String? = nil) {
         self.longest = longest
+        self.busiest = InviteCoverage.busiest(busy, from: starts ?? busy.map(\.start), over: InviteCoverage.span)
+        self.busyCount = busy.count
         self.examined = examined
         self.cut = cut
     }
@@ -46,7 +61,7 @@ public struct InviteCoverage: Equatable, Sendable {
     /// or the count stopped at its bound; nil when none does.
     public func excess(over limit: Int64) -> Excess? {
         if let longest, longest.end - longest.start > limit { return .instance(longest) }
-        if let busiest = busiest(), busiest.busy > limit { return .busy(from: busiest.start, seconds: busiest.busy) }
+        if let busiest, busiest.busy > limit { return .busy(from: busiest.start, seconds: busiest.busy) }
         return cut.map(Excess.bound)
     }
 
@@ -60,17 +75,12 @@ public struct InviteCoverage: Equatable, Sendable {
         case bound(String)
     }
 
-    /// The span of `length` starting at an instance start with the most busy time (the
-    /// sum of each busy instance's overlap with it), the earliest of equals; nil without
-    /// a busy instance.
-    public func busiest(over length: Int64 = InviteCoverage.span) -> (start: Int64, busy: Int64)? {
-        InviteCoverage.busiest(busy, over: length)
-    }
-
-    /// `busiest` of `spans` (sorted by start or not). The busy time of `[s, s + length)`
-    /// is the integral of how many spans are running, taken from a running total of it
-    /// at each start and end: O(n log n) for n spans, whatever their overlap.
-    package static func busiest(_ spans: [TimeWindow], over length: Int64) -> (start: Int64, busy: Int64)? {
+    /// Of the spans of `length` from each of `starts`, the one with the most busy time
+    /// (the sum of each of `spans`' overlap with it), the earliest of equals; nil without
+    /// a busy span. The busy time of `[s, s + length)` is the integral of how many spans
+    /// are running, taken from a running total of it at each start and end: O(n log n)
+    /// for n spans, whatever their overlap.
+    package static func busiest(_ spans: [TimeWindow], from starts: [Int64], over length: Int64) -> Busiest? {
         guard !spans.isEmpty else { return nil }
         var changes: [(at: Int64, by: Int)] = []
         changes.reserveCapacity(spans.count * 2)
@@ -111,11 +121,11 @@ public struct InviteCoverage: Equatable, Sendable {
             let k = low - 1
             return before[k] + running[k] * (t - times[k])
         }
-        var best: (start: Int64, busy: Int64)?
-        for s in spans {
-            let busy = busyBefore(s.start + length) - busyBefore(s.start)
-            if best.map({ busy > $0.busy || (busy == $0.busy && s.start < $0.start) }) ?? true {
-                best = (s.start, busy)
+        var best: Busiest?
+        for start in starts {
+            let busy = busyBefore(start + length) - busyBefore(start)
+            if best.map({ busy > $0.busy || (busy == $0.busy && start < $0.start) }) ?? true {
+                best = Busiest(start: start, busy: busy)
             }
         }
         return best
@@ -145,6 +155,7 @@ public struct InviteCoverage: Equatable, Sendable {
         }
         let longest = instances.max { $0.endInstant - $0.startInstant < $1.endInstant - $1.startInstant }
         return InviteCoverage(busy: instances.filter(\.busy).map { TimeWindow(start: $0.startInstant, end: $0.endInstant) },
+                              starts: instances.map(\.startInstant),
                               longest: longest.map { TimeWindow(start: $0.startInstant, end: $0.endInstant) },
                               examined: instances.count, cut: cut)
     }
