@@ -68,7 +68,8 @@ import Testing
     }
 
     /// The one outcome of merging `ics` from Alice into a fresh box, checked to have
-    /// held it: the calendar byte-identical, nothing mailed.
+    /// held it: the calendar byte-identical, nothing mailed, in `inbox --held` with its
+    /// reason.
     func held(_ ics: String, config: String? = nil) throws -> [String: Any] {
         let b = try HeldMergeTests().box()
         try b.deliver("1.invite", T.mail(ics, from: "Alice <alice@example.org>"))
@@ -77,6 +78,9 @@ import Testing
         #expect(outcomes.count == 1)
         #expect(try b.bytes() == before)
         #expect(b.mailed().isEmpty)
+        let inbox = try Binary.run(["inbox", "--state", b.root + "/state", "--held", "--json"])
+        let entries = try Binary.json(inbox.stdout)["invitations"] as? [[String: Any]] ?? []
+        #expect(entries.map { $0["held"] as? String } == [outcomes.first?["held"] as? String], "\(inbox.stdout)")
         return outcomes.first ?? [:]
     }
 
