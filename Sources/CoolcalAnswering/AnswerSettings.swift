@@ -33,8 +33,9 @@ package struct AnswerSettings {
     /// Config `allow-publish = yes`: `merge` adds published events (RFC 9671's
     /// `:allowpublic`); by default they are held for the person.
     package var allowPublish: Bool
-    /// Config `max-duration`, in seconds: `merge` holds an invitation whose event lasts
-    /// longer (a year-long "blocker" would make every real invitation busy).
+    /// Config `max-duration`, in seconds: `merge` holds an invitation with an instance
+    /// longer, or busy longer in some 30 days (a year-long "blocker", or a 13-day event
+    /// repeating daily, would make every real invitation busy: `MergePass.outsized`).
     package var maxDuration: Int
     package static let defaultMaxDuration = 14 * 86_400
     /// Config `accept-from` (or `merge --accept-from`): whose new invitations `merge`

@@ -265,31 +265,10 @@ struct MergePass {
         return settled
     }
 
-    /// Held when the invitation's event lasts longer than `max-duration`, or its rule
-    /// puts more than `maxInstancesADay` instances in one day.
+    /// Held `too long` or `too many instances a day` (`OutsizeCheck`); nil when neither.
     func outsized(_ invite: Invite) -> WriteOutcome? {
         let settings = run.store.settings
-        let span = check.finder.span(of: invite.first)
-        if span.end - span.start > Int64(settings.maxDuration) {
-            let days = Double(span.end - span.start) / 86_400
-            return .held(.tooLong, String(format: "it lasts %.1f days; max-duration is %g days", days, Double(settings.maxDuration) / 86_400))
-        }
-        var perDay: [Int64: Int] = [:]
-        for instance in invite.checked {
-            let day = check.finder.span(of: Self.single(invite, instance)).start / 86_400
-            perDay[day, default: 0] += 1
-        }
-        if let busiest = perDay.values.max(), busiest > AnswerSettings.maxInstancesADay {
-            return .held(.tooDense, "\(busiest) instances in one day")
-        }
-        return nil
-    }
-
-    private static func single(_ invite: Invite, _ instance: InviteInstance) -> Invite {
-        var single = invite.first
-        single.start = instance.start
-        single.end = instance.end
-        return single
+        return OutsizeCheck(maxDuration: settings.maxDuration, zone: settings.zone, finder: check.finder).held(invite)
     }
 
     /// An invitation accepted in this run, as busy time for the next ones.

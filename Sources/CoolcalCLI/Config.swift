@@ -21,7 +21,8 @@ public struct Config: Equatable {
     public var calendars: [String] = []
     /// The inviting server's base URL.
     public var server: String?
-    /// `max-duration`: `merge` holds an invitation longer than this (default 14 days).
+    /// `max-duration`: `merge` holds an invitation with an instance longer than this, or
+    /// busy longer than this in some 30 days (default 14 days).
     public var maxDuration: Buffer?
     public var path: String?
     /// Every value as written, by key (calendars with `~/` expanded), for `SettingsTable`.

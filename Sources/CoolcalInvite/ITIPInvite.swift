@@ -6,14 +6,15 @@ import CoolcalModel
 /// An iCalendar invitation (`METHOD:REQUEST`, RFC 5546) as mail clients send it:
 /// its first VEVENT is the invitation, its UID the identity.
 package enum ITIPInvite {
-    package static func parse(_ data: Data, file: String, floatingZone: TimeZone) throws -> Invite {
-        try read(data, file: file, floatingZone: floatingZone).invite
+    package static func parse(_ data: Data, file: String, floatingZone: TimeZone, coverage: Bool = false) throws -> Invite {
+        try read(data, file: file, floatingZone: floatingZone, coverage: coverage).invite
     }
 
     /// The invitation and the calendar libical read it from (whose zones the message
-    /// that is written back needs).
+    /// that is written back needs). With `coverage`, an invitation's `Invite.coverage`
+    /// is counted too (ten years of its instances: only what may be held needs it).
     package static func read(_ data: Data, file: String, floatingZone: TimeZone,
-                             acceptingReplies: Bool = false) throws -> (invite: Invite, calendar: ICalCalendar) {
+                             acceptingReplies: Bool = false, coverage: Bool = false) throws -> (invite: Invite, calendar: ICalCalendar) {
         let calendar: ICalCalendar
         do {
             calendar = try ICalReader.read(data, file: file)
@@ -107,6 +108,9 @@ package enum ITIPInvite {
                             method: calendar.method)
         }
         invite.organizer = event.organizer.map(CalendarAddress.normalized)
+        if coverage && [nil, "REQUEST", "PUBLISH", "ADD"].contains(calendar.method) {
+            invite.coverage = InviteCoverage.of(calendar, uid: uid, dtstart: start, floatingZone: floatingZone)
+        }
         if event.isRecurring && event.recurrenceID == nil && [nil, "REQUEST", "PUBLISH", "ADD"].contains(calendar.method) {
             var instances = expand(calendar, uid: uid, from: start, days: horizonDays, file: file, floatingZone: floatingZone)
             if instances.isEmpty {

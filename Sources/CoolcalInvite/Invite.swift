@@ -50,6 +50,12 @@ public struct Invite: Equatable, Sendable {
     /// the first (the first is `start`/`end`); empty for a single invitation.
     public var instances: [InviteInstance] = []
 
+    /// The time an iTIP invitation covers over ten years (`InviteCoverage`), for
+    /// `merge`'s `too long`, counted when it is opened (`InviteLoader.open`); nil for a
+    /// push payload, a message that is no invitation (a CANCEL, a REPLY), or an
+    /// invitation only parsed (`conflicts`, `notify`).
+    public var coverage: InviteCoverage? = nil
+
     /// What `conflicts` checks: every instance, or the invitation itself.
     public var checked: [InviteInstance] {
         instances.isEmpty ? [InviteInstance(start: start, end: end)] : instances

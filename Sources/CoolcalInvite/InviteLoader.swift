@@ -75,7 +75,8 @@ public enum InviteLoader {
         guard try isICalendar(data, name: name) else {
             return InvitationFile(invite: try payload(data, name: name), message: nil, text: data)
         }
-        var (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone, acceptingReplies: acceptingReplies)
+        var (invite, calendar) = try ITIPInvite.read(data, file: name, floatingZone: floatingZone, acceptingReplies: acceptingReplies,
+                                                     coverage: true)
         invite.mail = mail
         guard case .uid(let uid) = invite.id else { return InvitationFile(invite: invite, message: nil, text: data) }
         do {
