@@ -124,6 +124,31 @@ import Testing
         #expect(try b.outcomes(try b.merge()).map { $0["held"] as? String } == ["unknown sender"])
     }
 
+    /// `review`'s `d` on held spam, with `reply = mail`: the same line as `decline N`, nothing mailed.
+    @Test func reviewsDOnHeldSpamMailsNothing() throws {
+        let pane = try ReviewTerminalTests.Pane { dir in
+            let script = "#!/bin/sh\ncat >> '\(dir)/sendmail.log'\n"
+            try Data(script.utf8).write(to: URL(fileURLWithPath: dir + "/sendmail"))
+            chmod(dir + "/sendmail", 0o755)
+            try FileManager.default.createDirectory(atPath: dir + "/no-config/coolcal", withIntermediateDirectories: true)
+            try Data("me = \(T.me)\nreply = mail\nsendmail = \(dir)/sendmail\n".utf8)
+                .write(to: URL(fileURLWithPath: dir + "/no-config/coolcal/config"))
+            for folder in ["cur", "new", "tmp"] {
+                try FileManager.default.createDirectory(atPath: dir + "/Maildir/" + folder, withIntermediateDirectories: true)
+            }
+            try Data(S.mail(S.stranger(), from: "Bob <bob@stranger.example>").utf8).write(to: URL(fileURLWithPath: dir + "/Maildir/new/1.casino"))
+            let merge = try Binary.run(["merge", "--state", dir + "/state", "--spool", dir + "/Maildir", dir + "/work.ics"],
+                                       env: ["XDG_CONFIG_HOME": dir + "/no-config"])
+            #expect(merge.stdout.hasPrefix("held "), "\(merge.stdout)\(merge.stderr)")
+        }
+        #expect(pane.waitFor("Win big", "d decline"), "\(pane.screen)")
+        pane.keys("d")
+        #expect(pane.waitFor("declined: Win big (held: unknown sender; nothing mailed — --reply mails it)"), "\(pane.screen)")
+        pane.keys("q")
+        #expect(pane.status() == "0", "\(pane.file("err.txt"))")
+        #expect(!FileManager.default.fileExists(atPath: pane.dir + "/sendmail.log"), "review's d mailed the spammer")
+    }
+
     /// One of my own addresses is never known, whatever says so: not the state (a row an
     /// older coolcal wrote), not my own events. A forged `From: me` invitation organised
     /// by "me" is not answered, and `coolcal known` does not list me.
