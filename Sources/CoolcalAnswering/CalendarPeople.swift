@@ -20,16 +20,19 @@ struct CalendarPeople {
 
     /// My addresses, normalized.
     let me: Set<String>
+    /// The same, as bytes: what each line's address is compared with, unconverted.
+    private let meBytes: Set<[UInt8]>
 
     init(me: [String]) {
         self.me = Set(me.map(CalendarAddress.normalized))
+        meBytes = Set(self.me.map { Array($0.utf8) })
     }
 
     /// What one VEVENT said, up to its END.
     private struct Event {
-        var organizer: String?
+        var organizer: [UInt8]?
         var accepted = false
-        var attendees: [String] = []
+        var attendees: [[UInt8]] = []
         var title: String?
     }
 
@@ -39,11 +42,12 @@ struct CalendarPeople {
         var event: Event?
         // Components open inside the current VEVENT (a VALARM): their lines are not its.
         var nested = 0
-        ContentLines.forEachUnfolded(in: data, startingWith: { [0x42, 0x45, 0x4F, 0x41, 0x53].contains(ContentLines.upper($0)) }) { bytes in
+        ContentLines.forEachUnfolded(in: data, startingWith: Self.wanted) { bytes in
             let name = ContentLines.propertyName(bytes)
+            let colon = Self.colon(bytes)
+            let value = colon.map { bytes[($0 + 1)...] } ?? []
             if name == Self.begin || name == Self.end {
-                let component = String(decoding: Self.value(bytes).map(ContentLines.upper), as: UTF8.self)
-                    .trimmingCharacters(in: .whitespaces)
+                let component = String(decoding: value.map(ContentLines.upper), as: UTF8.self).trimmingCharacters(in: .whitespaces)
                 if name == Self.begin {
                     if event != nil { nested += 1 } else if component == "VEVENT" { event = Event() }
                 } else if nested > 0 {
@@ -56,19 +60,22 @@ struct CalendarPeople {
             }
             guard nested == 0, event != nil else { return }
             if name == Self.summary {
-                event?.title = Self.unescaped(Self.value(bytes))
+                event?.title = Self.unescaped(value)
                 return
             }
             guard name == Self.organizer || name == Self.attendee else { return }
-            let parameters = Self.parameters(bytes)
-            let address = CalendarAddress.normalized(String(decoding: Self.value(bytes), as: UTF8.self))
-            guard address.contains("@") else { return }
+            let address = Self.address(value)
+            guard address.contains(0x40) else { return }
+            let head = bytes[..<(colon ?? bytes.count)]
             if name == Self.organizer {
                 event?.organizer = address
-            } else if me.contains(address) {
-                let partstat = parameters["PARTSTAT"]?.uppercased() ?? "NEEDS-ACTION"
-                if partstat == "ACCEPTED" || partstat == "TENTATIVE" { event?.accepted = true }
-            } else if parameters["DELEGATED-FROM"] == nil {
+            } else if meBytes.contains(address) {
+                // No PARTSTAT is NEEDS-ACTION.
+                if let partstat = Self.parameter(Self.partstat, in: head),
+                   Self.equalsIgnoringCase(partstat, Self.accepted) || Self.equalsIgnoringCase(partstat, Self.tentative) {
+                    event?.accepted = true
+                }
+            } else if Self.parameter(Self.delegatedFrom, in: head) == nil {
                 event?.attendees.append(address)
             }
         }
@@ -76,10 +83,20 @@ struct CalendarPeople {
 
     private func finish(_ event: Event, _ found: (Found) -> Void) {
         guard let organizer = event.organizer else { return }
-        if me.contains(organizer) {
-            for attendee in event.attendees { found(Found(address: attendee, organised: true, title: event.title)) }
+        if meBytes.contains(organizer) {
+            for attendee in event.attendees {
+                found(Found(address: String(decoding: attendee, as: UTF8.self), organised: true, title: event.title))
+            }
         } else if event.accepted {
-            found(Found(address: organizer, organised: false, title: event.title))
+            found(Found(address: String(decoding: organizer, as: UTF8.self), organised: false, title: event.title))
+        }
+    }
+
+    /// BEGIN, END, ORGANIZER, ATTENDEE, SUMMARY: the only lines kept (by their first byte).
+    private static func wanted(_ first: UInt8) -> Bool {
+        switch ContentLines.upper(first) {
+        case 0x42, 0x45, 0x4F, 0x41, 0x53: return true
+        default: return false
         }
     }
 
@@ -98,32 +115,63 @@ struct CalendarPeople {
         }
     }
 
-    private static func value(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        colon(bytes).map { bytes[($0 + 1)...] } ?? []
-    }
+    private static let partstat = Array("PARTSTAT".utf8)
+    private static let delegatedFrom = Array("DELEGATED-FROM".utf8)
+    private static let accepted = Array("ACCEPTED".utf8)
+    private static let tentative = Array("TENTATIVE".utf8)
+    private static let mailto = Array("mailto:".utf8)
 
-    /// The parameters, by upper-cased name, their values without quotes (the first of a name wins).
-    private static func parameters(_ bytes: [UInt8]) -> [String: String] {
-        let head = bytes[..<(colon(bytes) ?? bytes.count)]
-        var result: [String: String] = [:]
-        var quoted = false
-        var pieces: [ArraySlice<UInt8>] = []
-        var start = head.startIndex
-        for i in head.indices {
-            if head[i] == 0x22 { quoted.toggle() }
-            if head[i] == 0x3B && !quoted {
-                pieces.append(head[start..<i])
-                start = i + 1
+    /// An address as `CalendarAddress.normalized` makes it, from the value's bytes: ASCII
+    /// lower-cased, after the last `mailto:`, without blanks around it (a value with any
+    /// non-ASCII byte goes through `CalendarAddress.normalized` itself).
+    static func address(_ value: ArraySlice<UInt8>) -> [UInt8] {
+        if value.contains(where: { $0 >= 0x80 }) {
+            return Array(CalendarAddress.normalized(String(decoding: value, as: UTF8.self)).utf8)
+        }
+        var bytes = value.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+        var last: Int?
+        if bytes.count >= mailto.count {
+            for i in stride(from: bytes.count - mailto.count, through: 0, by: -1) where bytes[i] == 0x6D && bytes[i..<(i + mailto.count)].elementsEqual(mailto) {
+                last = i
+                break
             }
         }
-        pieces.append(head[start...])
-        for piece in pieces.dropFirst() {
-            guard let equals = piece.firstIndex(of: 0x3D) else { continue }
-            let name = String(decoding: piece[..<equals].map(ContentLines.upper), as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            let value = String(decoding: piece[(equals + 1)...].filter { $0 != 0x22 }, as: UTF8.self)
-            if result[name] == nil { result[name] = value }
+        if let last { bytes.removeSubrange(..<(last + mailto.count)) }
+        let blank = { (b: UInt8) in b == 0x20 || b == 0x09 }
+        while let b = bytes.last, blank(b) { bytes.removeLast() }
+        let lead = bytes.prefix(while: blank).count
+        if lead > 0 { bytes.removeFirst(lead) }
+        return bytes
+    }
+
+    /// The value of the parameter `name` (upper-case ASCII) in a line's part before the
+    /// value, its quotes dropped; nil when the line has no such parameter.
+    static func parameter(_ name: [UInt8], in head: ArraySlice<UInt8>) -> [UInt8]? {
+        var quoted = false
+        var i = head.startIndex
+        while i < head.endIndex {
+            let b = head[i]
+            if b == 0x22 { quoted.toggle() }
+            i += 1
+            guard b == 0x3B, !quoted else { continue }
+            // A parameter starts at i: NAME=VALUE, up to the next ';' outside quotes.
+            let nameEnd = i + name.count
+            guard nameEnd < head.endIndex, head[nameEnd] == 0x3D,
+                  zip(head[i..<nameEnd], name).allSatisfy({ ContentLines.upper($0) == $1 }) else { continue }
+            var value: [UInt8] = []
+            var inQuotes = false
+            var j = nameEnd + 1
+            while j < head.endIndex, inQuotes || head[j] != 0x3B {
+                if head[j] == 0x22 { inQuotes.toggle() } else { value.append(head[j]) }
+                j += 1
+            }
+            return value
         }
-        return result
+        return nil
+    }
+
+    private static func equalsIgnoringCase(_ bytes: [UInt8], _ upper: [UInt8]) -> Bool {
+        bytes.count == upper.count && zip(bytes, upper).allSatisfy { ContentLines.upper($0) == $1 }
     }
 
     /// A TEXT value with its escapes undone (`\,` `\;` `\\` `\n`).
