@@ -1,6 +1,8 @@
+import Foundation
 import CoolcalAnswering
 import CoolcalModel
 import CoolcalOutput
+import CoolcalSupport
 
 /// `coolcal known [CAL...]`: whom `merge` takes new invitations from without asking
 /// (`accept-from`), each with where they come from: an event of theirs I accepted in my
@@ -29,6 +31,10 @@ package struct KnownCommand: CommandUnit, Equatable {
         let settings = try context.settings
         let answers = try context.answers
         let operands = (try? settings.calendarOperands(calendars, command: "known")) ?? []
+        // A calendar that is not there makes nobody known: say so rather than list fewer people.
+        for case .file(let path) in operands.map(CalendarLocation.init) where !FileManager.default.isReadableFile(atPath: path) {
+            throw InputFileError(kind: .missing, path: path, reason: "no such calendar (or not readable)")
+        }
         if settings.me.isEmpty && !operands.isEmpty {
             settings.diagnostics.warn("no 'me' set: no event in the calendars names you, so they make nobody known (give --me ADDRESS)")
         }

@@ -34,6 +34,9 @@ import Testing
         #expect(empty.stdout == "@corp.example        accept-from\nzed@partner.example  accept-from\n", "\(empty.stdout)")
         #expect(try known(b).stdout == "Nobody is known: merge holds every new invitation unless accept-from admits it\n")
         #expect(!FileManager.default.fileExists(atPath: b.root + "/state"), "listing created the state")
+        let missing = try known(b, [b.root + "/nowhere.ics"])
+        #expect(missing.status == 66 && missing.stdout.isEmpty, "\(missing.stdout)\(missing.stderr)")
+        #expect(missing.stderr == "coolcal: error: \(b.root)/nowhere.ics: no such calendar (or not readable)\n")
 
         try b.deliver("1.casino", S.mail(S.stranger(), from: "Bob <bob@stranger.example>"))
         #expect(try b.outcomes(try b.merge()).map { $0["held"] as? String } == ["unknown sender"])
