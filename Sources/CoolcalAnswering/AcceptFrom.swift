@@ -4,8 +4,9 @@ import CoolcalModel
 package enum AcceptFrom: Equatable, Sendable, CustomStringConvertible {
     /// Every sender (today's behaviour before trust rules).
     case anyone
-    /// Organizers and attendees of events in the user's calendars, and people the user
-    /// answered before (`KnownSenders`).
+    /// Organizers of events in the user's calendars they accepted or tentatively
+    /// accepted, attendees of events they organise, and organizers they accepted an
+    /// invitation from before (`KnownSenders`).
     case known
     /// One address, normalized.
     case address(String)

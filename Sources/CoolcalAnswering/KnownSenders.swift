@@ -2,46 +2,82 @@ import Foundation
 import CoolcalModel
 import CoolcalState
 
-/// Who counts as known for `accept-from = known`: an organizer or attendee of any event in
-/// the user's local calendars (files, vdirs, vdirsyncer trees), or anyone the person
-/// answered before (the state's `known_senders`). The calendars are scanned only when an
-/// invitation asks, once a run, as text: ORGANIZER and ATTENDEE lines, nothing parsed.
-/// A CalDAV calendar is not scanned (that would download it whole): its people become
-/// known once the person answers them.
-final class KnownSenders {
+/// Who counts as known for `accept-from = known` (issue 43, "known, narrowly"): the
+/// people my local calendars (files, vdirs, vdirsyncer trees) make known
+/// (`CalendarPeople`: organizers of events I accepted or tentatively accepted, attendees
+/// of events I organise), and the organizers I accepted or tentatively accepted an
+/// invitation from by any path (the state's `known_senders`). Declining, dismissing or
+/// ignoring makes nobody known, and my own addresses are never known. The calendars are
+/// scanned only when an invitation asks, once a run. A CalDAV calendar is not scanned
+/// (that would download it whole): its people become known once the person accepts them.
+package final class KnownSenders {
     private let calendars: [CalendarLocation]
     private let state: StateStore?
+    private let people: CalendarPeople
     private var scanned: Set<String>?
 
-    init(calendars: [CalendarLocation], state: StateStore?) {
+    package init(calendars: [CalendarLocation], state: StateStore?, me: [String]) {
         self.calendars = calendars
         self.state = state
+        people = CalendarPeople(me: me)
     }
 
-    /// Whether `address` (normalized) is known.
-    func contains(_ address: String) -> Bool {
+    /// Whether `address` (normalized) is known; one of `me` never is.
+    package func contains(_ address: String) -> Bool {
+        let address = CalendarAddress.normalized(address)
+        guard !people.me.contains(address) else { return false }
         if let state, (try? state.senders.isKnown(address)) == true { return true }
-        if scanned == nil { scanned = Self.scan(calendars) }
+        if scanned == nil {
+            var found = Set<String>()
+            forEachFile { _, path in people.scan(path) { found.insert($0.address) } }
+            scanned = found
+        }
         return scanned?.contains(address) ?? false
     }
 
-    /// The addresses of every ORGANIZER and ATTENDEE line in these calendars, normalized.
-    static func scan(_ calendars: [CalendarLocation]) -> Set<String> {
-        var found = Set<String>()
+    /// Everyone known and why, by address, then source (`KnownSender.Source`'s order);
+    /// one entry per address and source, the first event found naming them.
+    /// `rules`: the `accept-from` lines (their addresses and domains are listed too).
+    package func list(rules: [AcceptFrom]) throws -> [KnownSender] {
+        var entries: [KnownSender] = []
+        var seen = Set<String>()
+        func add(_ entry: KnownSender) {
+            guard !people.me.contains(entry.address), seen.insert(entry.address + "\n" + entry.source.rawValue).inserted else { return }
+            entries.append(entry)
+        }
+        forEachFile { location, path in
+            people.scan(path) { found in
+                add(KnownSender(address: found.address, source: found.organised ? .organised : .calendar,
+                                title: found.title, calendar: location.name))
+            }
+        }
+        for row in try state?.senders.known() ?? [] {
+            add(KnownSender(address: row.address, source: .answered, title: row.title, answer: row.answer, since: row.since))
+        }
+        for rule in rules {
+            switch rule {
+            case .address, .domain: add(KnownSender(address: rule.description, source: .acceptFrom))
+            case .anyone, .known: continue
+            }
+        }
+        return entries.sorted { ($0.address, $0.source.order) < ($1.address, $1.source.order) }
+    }
+
+    /// Each local calendar file, with the calendar it belongs to.
+    private func forEachFile(_ body: (CalendarLocation, String) -> Void) {
         for location in calendars {
             switch location {
             case .remote: continue
-            case .file(let path): collect(path, into: &found)
-            case .vdir(let path): for file in icsFiles(under: path, depth: 2) { collect(file, into: &found) }
+            case .file(let path): body(location, path)
+            case .vdir(let path): for file in Self.icsFiles(under: path, depth: 2) { body(location, file) }
             }
         }
-        return found
     }
 
     private static func icsFiles(under directory: String, depth: Int) -> [String] {
         guard depth >= 0, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         var files: [String] = []
-        for name in names where !name.hasPrefix(".") {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let path = directory + "/" + name
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
@@ -52,24 +88,5 @@ final class KnownSenders {
             }
         }
         return files
-    }
-
-    private static let organizer = Array("ORGANIZER".utf8)
-    private static let attendee = Array("ATTENDEE".utf8)
-
-    private static func collect(_ path: String, into found: inout Set<String>) {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
-        ContentLines.forEachUnfolded(in: data, startingWith: { let u = ContentLines.upper($0); return u == 0x4F || u == 0x41 }) { bytes in
-            let name = ContentLines.propertyName(bytes)
-            guard name == organizer || name == attendee else { return }
-            // The value starts after the first colon outside quoted parameter values.
-            var quoted = false
-            guard let colon = bytes.firstIndex(where: { b in
-                if b == 0x22 { quoted.toggle() }
-                return b == 0x3A && !quoted
-            }) else { return }
-            let address = CalendarAddress.normalized(String(decoding: bytes[(colon + 1)...], as: UTF8.self))
-            if address.contains("@") { found.insert(address) }
-        }
     }
 }

@@ -80,7 +80,7 @@ struct MergePass {
         self.target = target
         self.batch = batch
         self.state = state
-        known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state)
+        known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state, me: settings.me)
         preview = run.policy == .report ? ReportPreview(target) : nil
     }
 

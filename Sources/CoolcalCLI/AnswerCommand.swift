@@ -56,6 +56,11 @@ package enum AnswerCommand {
         try Answering.answer(kind, file: file, calendars: calendars, options: options, store: try context.answers) { outcome in
             answered = outcome.answered
             if case .preview(let text) = outcome, let text { context.out.write(text) }
+            if case .declined(let invite, _) = outcome, !options.reply, !options.dryRun, let held = entry?.held {
+                // A held entry declined without --reply: the organizer was told nothing, on purpose.
+                context.say(AnswerText.declinedHeld(invite, held))
+                return
+            }
             for line in AnswerText.lines(outcome) { context.say(line) }
             if let line = untold(kind, outcome, file: file, options: options, entry: entry) { context.say(line) }
         }

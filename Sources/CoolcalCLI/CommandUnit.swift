@@ -41,7 +41,7 @@ public enum CommandTable {
     package static let units: [any CommandUnit.Type] = [
         ConflictsCommand.self, EventsCommand.self, AcceptCommand.self, DeclineCommand.self, ReplyCommand.self,
         CommentCommand.self, MergeCommand.self, ProcessCommand.self, NotifyCommand.self, ReviewCommand.self, InboxCommand.self, ResponsesCommand.self,
-        OutboxCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
+        OutboxCommand.self, KnownCommand.self, ConfigCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
     public static var all: [CommandSpec] { units.map { $0.spec } }

@@ -31,6 +31,13 @@ package enum AnswerText {
         }
     }
 
+    /// `decline N` (or review's `d`) on an entry merge held, not mailed: the decline is
+    /// recorded, the organizer told nothing (a stranger learns the address works only by
+    /// `--reply`).
+    package static func declinedHeld(_ invite: Invite, _ reason: HeldReason) -> String {
+        "declined: \(PrintableText.title(invite.title)) (held: \(reason.rawValue); nothing mailed — --reply mails it)"
+    }
+
     /// ` (id ID)`, or nothing for a long UID (Outlook's run past 100 characters): the
     /// title names it, and a long id would push the line out of a terminal.
     private static func idNote(_ invite: Invite) -> String {

@@ -2,12 +2,23 @@ import Foundation
 import CoolcalModel
 
 /// Whom the person has dealt with (`accept-from = known`), and what `merge` held for
-/// them: the state's `known_senders` table and the inbox's `held` column. Answering an
-/// invitation makes its organizer known and clears its hold (`StateStore.recordAnswer`).
+/// them: the state's `known_senders` table and the inbox's `held` column. Accepting an
+/// invitation, or answering it tentatively, makes its organizer known; any answer clears
+/// its hold (`StateStore.recordAnswer`). A decline makes nobody known.
 public struct SenderBook {
     let database: SQLiteDatabase
 
-    /// Whether the person answered an invitation from `address` (normalized) before.
+    /// One remembered sender: the answer that made them known and its invitation's
+    /// title (nil for a row older than that memory), and since when.
+    public struct Known: Equatable, Sendable {
+        public var address: String
+        public var answer: Answer?
+        public var title: String?
+        public var since: Date
+    }
+
+    /// Whether the person accepted (or tentatively accepted) an invitation from
+    /// `address` (normalized) before.
     public func isKnown(_ address: String) throws -> Bool {
         try database.transaction(.deferred) {
             try database.prepare("SELECT 1 FROM known_senders WHERE address = ?1")
@@ -15,13 +26,27 @@ public struct SenderBook {
         }
     }
 
-    /// Makes `address` known from now on (idempotent).
-    public func rememberKnown(_ address: String, at date: Date) throws {
+    /// Makes `address` known from now on, by `answer` (accepted or tentative; any other
+    /// is ignored) to the invitation titled `title`. The first answer's time stays; the
+    /// latest answer and title are kept.
+    public func rememberKnown(_ address: String, answer: Answer, title: String, at date: Date) throws {
         let normalized = CalendarAddress.normalized(address)
-        guard !normalized.isEmpty else { return }
+        guard !normalized.isEmpty, answer == .accepted || answer == .tentative else { return }
         try database.transaction {
-            try database.prepare("INSERT OR IGNORE INTO known_senders (address, since) VALUES (?1, ?2)")
-                .run([.text(normalized), .real(date.timeIntervalSince1970)])
+            try database.prepare("""
+                INSERT INTO known_senders (address, since, answer, title) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (address) DO UPDATE SET answer = excluded.answer, title = excluded.title
+                """).run([.text(normalized), .real(date.timeIntervalSince1970), .text(answer.rawValue), .text(title)])
+        }
+    }
+
+    /// Everyone remembered, by address.
+    public func known() throws -> [Known] {
+        try database.transaction(.deferred) {
+            try database.prepare("SELECT address, answer, title, since FROM known_senders ORDER BY address").rows { row in
+                Known(address: row.text(0) ?? "", answer: row.text(1).flatMap(Answer.init(rawValue:)), title: row.text(2),
+                      since: Date(timeIntervalSince1970: row.double(3)))
+            }
         }
     }
 

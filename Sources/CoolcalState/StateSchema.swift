@@ -229,5 +229,9 @@ package enum StateSchema {
         """
         ALTER TABLE invitations ADD COLUMN dismissed INTEGER NOT NULL DEFAULT 0;
         """,
+        // Known, narrowly (issue 43): only an answer accepted or tentative makes its
+        // organizer known. Each row keeps that answer and the invitation's title (for
+        // `coolcal known`); rows that came only from a decline are dropped (`KnownMigration`).
+        KnownMigration.step,
     ]
 }

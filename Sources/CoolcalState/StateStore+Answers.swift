@@ -27,9 +27,12 @@ extension StateStore {
         ]
         return try database.transaction {
             if answer != .comment {
-                // The person decided: no longer held, and its organizer is someone they deal with.
+                // The person decided: no longer held. Only an accept or a tentative makes its
+                // organizer someone they deal with; a decline makes nobody known.
                 try senders.markHeld(id: id, nil)
-                if let organizer = invite.organizer { try senders.rememberKnown(organizer, at: date) }
+                if let organizer = invite.organizer {
+                    try senders.rememberKnown(organizer, answer: answer, title: invite.title, at: date)
+                }
             }
             let latest = try database.prepare("""
                 SELECT key, answer, comment, delivered_at IS NOT NULL FROM responses

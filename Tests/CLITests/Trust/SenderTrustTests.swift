@@ -66,15 +66,23 @@ import Testing
         #expect(try outcome(try b.merge()) == ("accepted", nil))
     }
 
-    /// Attendees of events in my calendars are known too; an address or a domain in
-    /// `accept-from` admits; `--accept-from` replaces the config's lines for one run.
+    /// Attendees of events I organise are known too (issue #43), a co-attendee of someone
+    /// else's meeting is not; an address or a domain in `accept-from` admits;
+    /// `--accept-from` replaces the config's lines for one run.
     @Test func acceptFromRulesAndTheCalendarsPeople() throws {
         let b = try HeldMergeTests().box()
+        // Colin only attends Alice's review with me; Carol is on the list of my own party.
         let withCarol = HeldMergeTests.calendarKnowingAlice.replacingOccurrences(
-            of: "END:VEVENT", with: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:Carol@Team.Example\r\nEND:VEVENT")
+            of: "END:VEVENT", with: "ATTENDEE;PARTSTAT=ACCEPTED:mailto:colin@team.example\r\nEND:VEVENT").replacingOccurrences(
+            of: "END:VCALENDAR", with: "BEGIN:VEVENT\r\nUID:party-2020@example.com\r\nDTSTAMP:20200101T090000Z\r\n"
+                + "DTSTART:20200404T180000Z\r\nDURATION:PT3H\r\nSUMMARY:My party\r\nORGANIZER:mailto:\(T.me)\r\n"
+                + "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:Carol@Team.Example\r\nEND:VEVENT\r\nEND:VCALENDAR")
         try Data(withCarol.utf8).write(to: URL(fileURLWithPath: b.calendar))
+        try b.deliver("0.colin", Self.mail(T.message(organizer: "colin@team.example", start: "20310302T100000Z", uid: "co@team.example"),
+                                           from: "Colin <colin@team.example>"))
+        #expect(try outcome(try b.merge()) == ("held", "unknown sender"), "a co-attendee of Alice's meeting is known")
         try b.deliver("1.carol", Self.mail(T.message(organizer: "carol@team.example", uid: "c@team.example"), from: "Carol <carol@team.example>"))
-        #expect(try outcome(try b.merge()) == ("accepted", nil), "an attendee in my calendar is known")
+        #expect(try outcome(try b.merge()) == ("accepted", nil), "an attendee of my own event is known")
         try b.deliver("2.dan", Self.mail(T.message(organizer: "dan@corp.example", start: "20310401T100000Z", uid: "d@corp.example"),
                                          from: "Dan <dan@corp.example>"))
         let byConfig = try b.merge(config: "accept-from = known\naccept-from = @corp.example\n")
