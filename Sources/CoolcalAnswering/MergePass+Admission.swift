@@ -1,26 +1,23 @@
 import Foundation
 import CoolcalInvite
-import CoolcalMail
 import CoolcalModel
-import CoolcalSupport
 import CoolcalWriting
 
-/// Whom `merge` obeys without asking (SECURITY.md, "Messages it obeys"). For an e-mail
-/// the one identity is its From (RFC 6047 §3; DMARC authenticates nothing else): a
-/// message about an event the calendar does not hold must come from the organizer it
-/// names — a SENT-BY it writes about itself, a `Sender:` or `Reply-To:` vouch for no
-/// one — and from someone `accept-from` admits; my own addresses are never a stranger's
-/// to use. Updates and cancellations of stored events answer to organizer binding
-/// instead (`ITIPChange.binding`, where only the stored copy's SENT-BY counts). The
-/// held reasons come in one fixed order, the first that applies wins: failed
-/// authentication, no sender, not addressed to you, published, not from the organizer,
-/// you organise this event, unknown sender, too long, too many instances a day.
+/// What `merge` holds for the person before any policy looks at a message, in one fixed
+/// order, the first that applies wins: failed authentication, no sender, not addressed
+/// to you, published, not from the organizer, you organise this event, unknown sender,
+/// too long, too many instances a day. Whom a mail speaks for is `SenderTrust`'s;
+/// updates and cancellations of stored events answer to organizer binding instead
+/// (`ITIPChange.binding`, where only the stored copy's SENT-BY counts).
 extension MergePass {
+    /// The sender rules, on this run's settings and known senders.
+    var trust: SenderTrust { SenderTrust(settings: run.store.settings, known: known) }
+
     /// Why a new invitation or update is held for the person before any policy looks at
     /// it, first reason first; nil when the policy may answer it.
     func held(_ file: InvitationFile) -> WriteOutcome? {
         let settings = run.store.settings
-        if let failed = failedAuthentication(file) ?? noSender(file) { return failed }
+        if let failed = trust.failedAuthentication(file) ?? trust.noSender(file) { return failed }
         let published = file.message != nil && (file.invite.method == nil || file.invite.method == "PUBLISH")
         if !published, let message = file.message, message.attendee(me: settings.me) == nil {
             // An invitation that does not name me is not mine to answer (a published event
@@ -34,81 +31,10 @@ extension MergePass {
         return admission(file) ?? outsized(file.invite)
     }
 
-    /// The held outcome for a message failing DMARC at a trusted authserv; nil otherwise.
-    func failedAuthentication(_ file: InvitationFile) -> WriteOutcome? {
-        let settings = run.store.settings
-        guard let mail = file.invite.mail,
-              AuthenticationResults.dmarcFailed(mail.authenticationResults, trusted: settings.trustedAuthserv) else { return nil }
-        let from = mail.from.flatMap(CalendarAddress.ofHeader) ?? "(no From)"
-        return .held(.failedAuthentication, "your mail server says DMARC failed for \(from)")
-    }
-
-    /// The held outcome for an e-mail with no single From address that names an organizer
-    /// or answers as an attendee: nobody vouches for it, whatever `accept-from` says. Only
-    /// a From-less published event without ORGANIZER under `accept-from = anyone` (which
-    /// checks no sender) goes on, to follow `allow-publish`.
-    func noSender(_ file: InvitationFile) -> WriteOutcome? {
-        guard let mail = file.invite.mail, mail.from.flatMap(CalendarAddress.ofHeader) == nil else { return nil }
-        let invite = file.invite
-        let publishedWithoutOrganizer = Self.organizer(of: file) == nil && (invite.method == nil || invite.method == "PUBLISH")
-        if publishedWithoutOrganizer && run.store.settings.acceptFrom.contains(.anyone) { return nil }
-        let detail = mail.from.map { "its From names no single address (\(PrintableText.clean($0, keepNewlines: false)))" }
-            ?? "the mail has no From"
-        return .held(.noSender, detail)
-    }
-
-    /// The held outcome for a message about an event the calendar does not hold (a new
-    /// invitation, a cancellation, a counter-proposal) whose From is not the one it names,
-    /// that comes from one of my own addresses, or from someone `accept-from` does not
-    /// admit; nil when it may be answered by policy (or the event is stored: binding's).
+    /// The sender rules for a message about an event the calendar written to does not
+    /// hold; nil when it is stored (binding's to judge) or may be answered by policy.
     func admission(_ file: InvitationFile) -> WriteOutcome? {
         guard let message = file.message, batch?.stores(uid: message.uid) != true else { return nil }
-        let settings = run.store.settings
-        let organizer = Self.organizer(of: file)
-        let who: String
-        if let mail = file.invite.mail {
-            let from = mail.from.flatMap(CalendarAddress.ofHeader)
-            if let identity = identity(file, from: from, organizer: organizer) { return identity }
-            if organizer == nil && file.invite.method == "REQUEST" { return .held(.unknownSender, "it names no organizer") }
-            // A published event without an ORGANIZER: whoever mailed it answers for it
-            // (none under `accept-from = anyone`, which asks nobody).
-            guard let answering = organizer ?? from else { return nil }
-            who = answering
-        } else {
-            // A file (a spool's .ics, `accept FILE`): the ORGANIZER it names, as before.
-            guard let named = organizer else { return .held(.unknownSender, "it names no organizer") }
-            who = named
-        }
-        return admitted(who, settings)
-    }
-
-    /// The From rules of an e-mail about an event not stored: the From is the organizer
-    /// (a forward is not — even one the user sends themselves), and not one of my own
-    /// addresses (the commonest forgery: mail "from me" about "my" event).
-    func identity(_ file: InvitationFile, from: String?, organizer: String?) -> WriteOutcome? {
-        let mine = Set(run.store.settings.me.map(CalendarAddress.normalized))
-        if let organizer, from != organizer {
-            return .held(.notFromOrganizer, "mailed by \(from ?? "no single From address"); the organizer is \(organizer)")
-        }
-        if let who = organizer ?? from, mine.contains(who) {
-            return .held(.youOrganise, "\(who) is one of your addresses; an invitation to you does not come from you")
-        }
-        return nil
-    }
-
-    /// Whether `accept-from` admits `address` (normalized); the held outcome when not.
-    func admitted(_ address: String, _ settings: AnswerSettings) -> WriteOutcome? {
-        let rules = settings.acceptFrom
-        if rules.contains(where: { $0.admitsOutright(address) }) { return nil }
-        if rules.contains(.known), known.contains(address) { return nil }
-        return .held(.unknownSender, "\(address) is not among the senders you accept from (accept-from: "
-                     + rules.map(\.description).joined(separator: ", ") + ")")
-    }
-
-    /// The ORGANIZER the message names: its series' (a component without one takes the
-    /// series'), else the first component's that names one; normalized.
-    static func organizer(of file: InvitationFile) -> String? {
-        if let organizer = file.invite.organizer, !organizer.isEmpty { return organizer }
-        return file.message?.versions.lazy.compactMap { $0.organizer.map(CalendarAddress.normalized) }.first { !$0.isEmpty }
+        return trust.unstored(file)
     }
 }

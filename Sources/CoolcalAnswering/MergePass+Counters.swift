@@ -24,7 +24,7 @@ extension MergePass {
         var item = MergeItem(name: name, outcome: .noAction, invite: invite, conflicts: report.conflicts.count)
         if batch == nil {
             item.reportOnly = true
-        } else if let held = failedAuthentication(file) ?? noSender(file) {
+        } else if let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             item.outcome = .held
             item.write = held
         } else if let batch {
@@ -76,7 +76,7 @@ extension MergePass {
         if !named.isEmpty && !named.contains(proposer) {
             return .held(.notFromOrganizer, "mailed by \(proposer); the proposal is \(named[0])'s")
         }
-        return admitted(proposer, run.store.settings)
+        return trust.admitted(proposer)
     }
 
     /// The organizer's refusal of a proposal of the user's: nothing to do, said quietly.

@@ -25,7 +25,7 @@ extension MergePass {
                 item.target = target
                 item.outcome = previewed == .updated ? .updated : previewed.heldReason != nil ? .held : previewed.isStale ? .ignored : .noAction
             }
-        } else if let held = failedAuthentication(file) ?? noSender(file) {
+        } else if let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             item.outcome = .held
             item.write = held
         } else if let answer = change.answer, let version, let state,

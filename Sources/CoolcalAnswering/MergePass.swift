@@ -213,14 +213,13 @@ struct MergePass {
     private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
         let settings = run.store.settings
         var outcome: WriteOutcome
-        if batch != nil, let held = failedAuthentication(file) ?? noSender(file) {
+        if batch != nil, let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             outcome = held
         } else if let batch {
             do {
                 outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
                 // Not stored: only its From can vouch for it (a SENT-BY it writes about itself cannot).
-                if case .absent = outcome, let mail = file.invite.mail,
-                   let held = identity(file, from: mail.from.flatMap(CalendarAddress.ofHeader), organizer: Self.organizer(of: file)) {
+                if case .absent = outcome, let held = trust.identity(file) {
                     outcome = held
                 }
             } catch where error is WriteError || error is CalDAVError || error is ICalError {
