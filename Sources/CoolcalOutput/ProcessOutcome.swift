@@ -70,9 +70,12 @@ package struct ProcessOutcome: Equatable {
         }
     }
 
-    /// A run that could not finish (the message is parked for the next run when `parked`).
-    package static func failure(_ error: Error, parked: Bool) -> ProcessOutcome {
-        ProcessOutcome("error", "\(error)" + (parked ? "; parked: the next run answers it" : ""))
+    /// A run that could not finish (`Fault`), the message parked for the next run when
+    /// `parked`: a transient fault's next run answers it; one a person fixes is answered
+    /// once fixed.
+    package static func failure(_ error: Error, fault: Fault, parked: Bool) -> ProcessOutcome {
+        guard parked else { return ProcessOutcome("error", "\(error)") }
+        return ProcessOutcome("error", "\(error)" + (fault == .transient ? "; parked: the next run answers it" : "; parked, answered once fixed"))
     }
 
     /// `--json`: the outcome as an object.

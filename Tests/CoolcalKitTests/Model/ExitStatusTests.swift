@@ -12,6 +12,7 @@ import Testing
 @testable import CoolcalCalDAV
 @testable import CoolcalWriting
 @testable import CoolcalRSVP
+@testable import CoolcalSpool
 @testable import CoolcalCLI
 
 /// Issue #26: each error type states its exit status (`StatusError`), `ExitStatus.of`
@@ -71,6 +72,8 @@ import Testing
             (SQLiteError(code: 19, message: "m", file: "state.db"), 74),
             (StateError(kind: .cannotCreate, path: "a", message: "m"), 73),
             (StateError(kind: .io, path: "a", message: "m"), 74),
+            // Spool
+            (ParkingPlaces.NotParked(reasons: ["m"]), 75),
         ]
     }
 

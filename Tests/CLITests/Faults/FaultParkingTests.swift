@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// Issue #45: every fault a person fixes parks the message and exits 0 with
+/// `error (REASON; parked, answered once fixed)` — through `process` as a delivery agent
+/// runs it (standard input, exit status, the parked file, 0600) — and once the fault is
+/// fixed, the next delivery answers the parked message exactly once; the MTA's copy of
+/// it delivered again is then "already processed".
+@Suite(.serialized) struct FaultParkingTests {
+    typealias D = FaultDesk
+
+    /// Checks the parked run, fixes the fault, then one more delivery answers both.
+    private func parkedThenAnsweredOnce(_ d: FaultDesk, uid: String, message: String, run: Spawned, reason: String,
+                                        inFallback: Bool = false, asNobody: Bool = false, fix: () throws -> Void) throws {
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.hasPrefix("error (") && run.stdout.contains(reason)
+                && run.stdout.hasSuffix("; parked, answered once fixed)\n"), "\(run.stdout)\(run.stderr)")
+        let parked = d.parked(fallback: inFallback)
+        #expect(parked.count == 1, "not parked \(inFallback ? "in the fallback" : "in the state"): \(run.stdout)\(run.stderr)")
+        if let name = parked.first { #expect(d.mode(name, fallback: inFallback) == 0o600) }
+        try fix()
+        let next = try d.deliver(D.invitation(uid + ".next", start: "20310310T100000Z"), asNobody: asNobody)
+        #expect(next.status == 0 && next.stdout == "added (accepted)\n", "\(next.stdout)\(next.stderr)")
+        #expect(try d.count(uid) == 1, "the parked message was not answered once")
+        #expect(d.parked().isEmpty && d.parked(fallback: true).isEmpty, "a parked copy stayed")
+        let again = try d.deliver(message, asNobody: asNobody)
+        #expect(again.status == 0 && again.stdout == "no_action (already processed)\n", "\(again.stdout)\(again.stderr)")
+        #expect(try d.count(uid) == 1)
+    }
+
+    /// The calendar's directory does not exist (a mount not there yet, a typo to fix).
+    @Test func aMissingCalendarDirectory() throws {
+        var d = try FaultDesk()
+        let folder = d.root + "/calendars"
+        d.calendar = folder + "/cal.ics"
+        let message = D.invitation("nodir@example.org")
+        let run = try d.deliver(message)
+        try parkedThenAnsweredOnce(d, uid: "nodir@example.org", message: message, run: run, reason: "does not exist") {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try D.writeCalendar(d.calendar)
+        }
+    }
+
+    /// The calendar not writable: read-only by its mode (refused even for root), or
+    /// mode 000 for nobody who owns it.
+    @Test(arguments: ["0444", "000 as nobody"])
+    func aCalendarNotWritable(_ how: String) throws {
+        let nobody = how.hasSuffix("nobody")
+        if nobody && geteuid() != 0 { print("skipped: needs root to run as nobody"); return }
+        let d = try FaultDesk()
+        if nobody { chown(d.calendar, 65534, 65534) }
+        chmod(d.calendar, nobody ? 0 : 0o444)
+        let message = D.invitation("readonly@example.org")
+        let run = try d.deliver(message, asNobody: nobody)
+        try parkedThenAnsweredOnce(d, uid: "readonly@example.org", message: message, run: run,
+                                   reason: "is read-only", asNobody: nobody) {
+            chmod(d.calendar, 0o644)
+        }
+    }
+
+    /// The state unusable: random bytes, a newer coolcal's schema, a file where its
+    /// directory should be, a directory nobody may write. The last two park in the fallback.
+    @Test(arguments: ["random bytes", "newer schema", "a file", "read-only directory"])
+    func anUnusableState(_ how: String) throws {
+        let nobody = how == "read-only directory"
+        if nobody && geteuid() != 0 { print("skipped: needs root to run as nobody"); return }
+        let d = try FaultDesk()
+        let db = d.state + "/state.db"
+        var reason = ""
+        switch how {
+        case "random bytes":
+            try FileManager.default.createDirectory(atPath: d.state, withIntermediateDirectories: true)
+            try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: db))
+            reason = "state.db"
+        case "newer schema":
+            #expect(try d.deliver(D.invitation("first@example.org", start: "20310317T100000Z")).status == 0)
+            let sql = try Spawn.run([], env: [:], shell: "/usr/bin/sqlite3 '\(db)' 'PRAGMA user_version = 999'")
+            #expect(sql.status == 0, "\(sql.stderr)")
+            reason = "newer coolcal"
+        case "a file":
+            try Data("not a directory\n".utf8).write(to: URL(fileURLWithPath: d.state))
+            reason = d.state
+        default:
+            try FileManager.default.createDirectory(atPath: d.state, withIntermediateDirectories: true)
+            chmod(d.state, 0o755)
+            chown(d.calendar, 65534, 65534)
+            reason = d.state
+        }
+        let uid = "state-\(how.replacingOccurrences(of: " ", with: "-"))@example.org"
+        let message = D.invitation(uid)
+        let run = try d.deliver(message, asNobody: nobody)
+        let inFallback = how == "a file" || nobody
+        try parkedThenAnsweredOnce(d, uid: uid, message: message, run: run, reason: reason, inFallback: inFallback, asNobody: nobody) {
+            switch how {
+            case "a file": unlink(d.state)
+            case "read-only directory": chown(d.state, 65534, 65534)
+            default: for file in [db, db + "-wal", db + "-shm"] { unlink(file) }
+            }
+        }
+    }
+}
