@@ -9,13 +9,14 @@ struct FaultDesk {
     static let alice = "Alice <alice@example.org>"
     let root: String
     var calendar: String
-    var state: String { root + "/state" }
+    var state: String
     var xdgState: String { root + "/xdg-state" }
     var fallback: String { xdgState + "/coolcal/parked" }
 
     init() throws {
         root = try Spawn.directory(open: true)
         calendar = root + "/cal.ics"
+        state = root + "/state"
         try Self.writeCalendar(calendar)
     }
 

@@ -98,4 +98,41 @@ import Testing
             }
         }
     }
+
+    /// The state's disk full at delivery, a transient fault: 75 and parked in the fallback
+    /// on another file system; with the fallback on the same full disk, 75 and `not parked:
+    /// REASON` (the MTA's redelivery is then the safety net). Once the disk has room, the
+    /// MTA's copies delivered again are answered once each, and the parked copy goes.
+    @Test func theStatesDiskFull() throws {
+        var d = try FaultDesk()
+        guard let disk = FaultInjection.smallDisk(in: d.root) else {
+            print("skipped: cannot mount a tmpfs here (needs root with CAP_SYS_ADMIN)")
+            return
+        }
+        defer { FaultInjection.unmount(disk) }
+        d.state = disk + "/state"
+        let args: [String] = []
+        let first = try d.deliver(D.invitation("made@example.org", start: "20310317T100000Z"), extra: args)
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        FaultInjection.fill(disk)
+        let parkedMessage = D.invitation("full-parked@example.org")
+        let parked = try d.deliver(parkedMessage, extra: args)
+        #expect(parked.status == 75 && parked.stdout.hasPrefix("error (") && parked.stdout.hasSuffix("; parked: the next run answers it)\n"),
+                "\(parked.stdout)\(parked.stderr)")
+        #expect(d.parked(fallback: true).count == 1, "not parked in the fallback")
+        if let name = d.parked(fallback: true).first { #expect(d.mode(name, fallback: true) == 0o600) }
+        let lostMessage = D.invitation("full-lost@example.org", start: "20310324T100000Z")
+        let lost = try d.deliver(lostMessage, extra: args, env: ["XDG_STATE_HOME": disk + "/xdg-state"])
+        #expect(lost.status == 75 && lost.stderr.contains("coolcal: process: not parked: ") && lost.stderr.contains("No space left on device"),
+                "\(lost.stdout)\(lost.stderr)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: disk + "/xdg-state/coolcal/parked/new")) ?? []).isEmpty)
+        FaultInjection.free(disk)
+        // The MTA delivers both again (procmail, maildrop): each answered once, the parked copy with its redelivery.
+        for (message, uid) in [(parkedMessage, "full-parked@example.org"), (lostMessage, "full-lost@example.org")] {
+            let again = try d.deliver(message, extra: args)
+            #expect(again.status == 0 && again.stdout == "added (accepted)\n", "\(again.stdout)\(again.stderr)")
+            #expect(try d.count(uid) == 1)
+        }
+        #expect(d.parked(fallback: true).isEmpty, "the parked copy stayed")
+    }
 }
