@@ -45,7 +45,7 @@ package final class DeliverySource: MergeSource {
         self.message = message
         self.parked = parked
         intake = MessageIntake(store: store, realPath: Self.memory, now: now)
-        lock = try FileLock(path: store.directory + "/process.lock", timeout: lockTimeout)
+        lock = try FileLock(path: store.directory + "/process.lock", inState: true, timeout: lockTimeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {

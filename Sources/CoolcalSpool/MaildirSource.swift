@@ -51,7 +51,7 @@ package final class MaildirSource: MergeSource {
         self.mark = mark && !report
         self.now = now
         intake = MessageIntake(store: store, realPath: memory, now: now)
-        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), inState: true, timeout: lockTimeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {

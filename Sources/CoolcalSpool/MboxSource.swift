@@ -27,7 +27,7 @@ package final class MboxSource: MergeSource {
         self.path = path
         let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         intake = MessageIntake(store: store, realPath: MailboxKeys.memory(realPath: realPath, report: report), now: now)
-        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), inState: true, timeout: lockTimeout)
     }
 
     /// Whether `path` is a regular file that starts like an mbox (`From `).
