@@ -19,9 +19,13 @@ package struct ProcessOutcome: Equatable {
         self.detail = PrintableText.clean(detail, keepNewlines: false)
     }
 
-    /// What the run did with the message.
-    package static func of(_ item: MergeItem) -> ProcessOutcome {
+    /// What the run did with the message; `named`: what its errors call it (the run's
+    /// one message, on standard input: naming it adds nothing).
+    package static func of(_ item: MergeItem, named: String? = nil) -> ProcessOutcome {
         var outcome = said(item)
+        if item.outcome == .failed, let named, outcome.detail.hasPrefix(named + ": ") {
+            outcome.detail.removeFirst(named.count + 2)
+        }
         if item.noReplyAsked { outcome.detail += "; " + MergeText.noReplyAsked }
         return outcome
     }

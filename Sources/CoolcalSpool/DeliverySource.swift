@@ -35,6 +35,8 @@ package final class DeliverySource: MergeSource {
         case skipped(OutcomeCode?)
         /// Delivered before and answered then.
         case seen(OutcomeCode)
+        /// Not read past a bound; what the person can do.
+        case bounded(String)
     }
 
     package var directory: String { "standard input" }
@@ -59,7 +61,7 @@ package final class DeliverySource: MergeSource {
             diagnostics.note("\(place.path(name)): parked by an earlier run; taken now")
             switch try intake.take(name: itemName, path: place.path(name), data: data, floatingZone: floatingZone,
                                    diagnostics: diagnostics) {
-            case .skipped, .seen: place.remove(name)
+            case .skipped, .seen, .bounded: place.remove(name)
             case .item(let item, let key, let inviteID):
                 // Parked twice (in two places, or by runs before names were identities): the older copy stands.
                 if pending.contains(where: { $0.value.key == key }) {
@@ -76,6 +78,7 @@ package final class DeliverySource: MergeSource {
                                    diagnostics: diagnostics) {
             case .skipped(let outcome): messageSkipped = .skipped(outcome)
             case .seen(let outcome): messageSkipped = .seen(outcome)
+            case .bounded(let reason): messageSkipped = .bounded(reason)
             case .item(let item, let key, let inviteID):
                 // Delivered again while parked (an MTA that retried): this copy stands for both.
                 for (name, entry) in pending where entry.key == key && name.hasPrefix("parked/") {

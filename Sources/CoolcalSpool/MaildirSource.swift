@@ -89,6 +89,9 @@ package final class MaildirSource: MergeSource {
                                    fileName: base) {
             case .skipped(let outcome): if let outcome { try known(outcome) }
             case .seen(let outcome): try known(outcome)
+            case .bounded(let reason):
+                diagnostics.warn("\(path): \(reason)")
+                try known(.noInvitation)
             case .item(let item, let key, let inviteID):
                 pending[message.name] = (message, key, inviteID)
                 names[message.name] = base

@@ -123,11 +123,12 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         if let failure { throw failure }
         if let mine {
-            return (ProcessOutcome.of(mine), mine.invite.map { ($0.id.text, $0.title) })
+            return (ProcessOutcome.of(mine, named: "standard input"), mine.invite.map { ($0.id.text, $0.title) })
         }
         switch source?.messageSkipped {
         case .seen(let code)?: return (ProcessOutcome.skipped(code, seen: true), nil)
         case .skipped(let code)?: return (ProcessOutcome.skipped(code, seen: false), nil)
+        case .bounded(let reason)?: return (ProcessOutcome("no_action", reason), nil)
         case nil: return (ProcessOutcome("no_action", "no invitation"), nil)
         }
     }
