@@ -21,6 +21,9 @@ package final class DeliverySource: MergeSource {
     private let parked: [ParkedMessages]
     /// Where each parked item of the run waits, by item name.
     private var parkedAt: [String: (place: ParkedMessages, name: String)] = [:]
+    /// The parked items the message handed over stands for (the same message, parked
+    /// by an earlier run), by its item name.
+    private var standsFor: [String: [String]] = [:]
     private let intake: MessageIntake
     private let lock: FileLock
     /// For each item name: the key it is remembered by, and its invitation's id.
@@ -80,11 +83,12 @@ package final class DeliverySource: MergeSource {
             case .seen(let outcome): messageSkipped = .seen(outcome)
             case .bounded(let reason): messageSkipped = .bounded(reason)
             case .item(let item, let key, let inviteID):
-                // Delivered again while parked (an MTA that retried): this copy stands for both.
+                // Delivered again while parked (an MTA that retried): this copy stands for both;
+                // the parked one leaves once this one is finished, not before (the run may fail).
                 for (name, entry) in pending where entry.key == key && name.hasPrefix("parked/") {
                     pending[name] = nil
                     items.removeAll { $0.name == name }
-                    removeParked(name)
+                    standsFor[item.name, default: []].append(name)
                 }
                 pending[item.name] = (key, inviteID)
                 items.append(item)
@@ -101,7 +105,10 @@ package final class DeliverySource: MergeSource {
     /// Every item of a run remembered in one commit; the parked ones then leave `parked/`.
     package func finish(_ items: [MergeFinished]) throws {
         try intake.remember(items, pending: pending)
-        for item in items { removeParked(item.name) }
+        for item in items {
+            removeParked(item.name)
+            for parkedItem in standsFor[item.name] ?? [] { removeParked(parkedItem) }
+        }
     }
 
     /// Removes the parked copy an item of the run came from, if it came from one.

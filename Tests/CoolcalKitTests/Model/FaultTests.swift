@@ -6,6 +6,7 @@ import Testing
 @testable import CoolcalState
 @testable import CoolcalCalDAV
 @testable import CoolcalWriting
+@testable import CoolcalAnswering
 
 /// Issue #45: one classification of faults (`Fault`): transient ones (a lock, a server
 /// down, a full disk or failing device) park and exit 75; ones a person fixes (a calendar
@@ -22,6 +23,8 @@ import Testing
             (SQLiteError(code: 13, message: "database or disk is full", file: "state.db"), .transient),
             (SQLiteError(code: 10, message: "disk I/O error", file: "state.db"), .transient),
             (StateError.errno(SystemCallError(call: "write", path: "s", errno: .noSpace), path: "s", doing: "w"), .transient),
+            // Written, the answer not recorded: a rerun records it (process parks and exits 75).
+            (UnrecordedAnswer(written: ["cal.ics"], cause: StateError(kind: .cannotCreate, path: "s", message: "m")), .transient),
             // A person fixes it: the calendar, the state, the config, the credentials.
             (WriteError(kind: .cannotCreate, path: "cal.ics", message: "is read-only"), .personFixes),
             (InputFileError(kind: .missing, path: "cal.ics", reason: "no such file"), .personFixes),
