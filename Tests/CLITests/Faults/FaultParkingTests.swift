@@ -135,4 +135,20 @@ import Testing
         }
         #expect(d.parked(fallback: true).isEmpty, "the parked copy stayed")
     }
+
+    /// What `process` parked in the fallback (the state's path a file) is answered by the
+    /// next `merge` too, once the state is fixed, and the parked copy goes.
+    @Test func mergeDrainsTheFallback() throws {
+        let d = try FaultDesk()
+        try Data("a file\n".utf8).write(to: URL(fileURLWithPath: d.state))
+        let run = try d.deliver(D.invitation("fallback@example.org"))
+        #expect(run.status == 0 && d.parked(fallback: true).count == 1, "\(run.stdout)\(run.stderr)")
+        unlink(d.state)
+        let spool = d.root + "/spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        let merge = try Binary.run(["merge", "--me", OrganizerBindingTests.me, "--state", d.state, "--spool", spool, d.calendar],
+                                   env: ["HOME": d.root, "XDG_STATE_HOME": d.xdgState])
+        #expect(merge.status == 0 && merge.stdout.contains("accepted"), "\(merge.stdout)\(merge.stderr)")
+        #expect(try d.count("fallback@example.org") == 1 && d.parked(fallback: true).isEmpty)
+    }
 }
