@@ -65,15 +65,19 @@ package struct Acceptance {
             default: verb = tentative ? .tentative : .accepted
             }
             report(.accepted(verb, invite, write: outcome, target: target))
-            if store.hasState && !outcome.isStale {
-                // An update or cancellation merge held for the person (beside the invitation): decided now.
-                let uid = invite.id.text
-                try store.open().senders.markHeld(id: invite.isCancellation ? InboxID.heldCancellation(uid) : InboxID.heldUpdate(uid), nil)
+            TestHook.pause(at: "accept-after-write")
+            // Written: a state that fails now is said so (exit 2), never "as it was".
+            try UnrecordedAnswer.recording(after: outcome.changedCalendar ? [target.shown] : []) {
+                if store.hasState && !outcome.isStale {
+                    // An update or cancellation merge held for the person (beside the invitation): decided now.
+                    let uid = invite.id.text
+                    try store.open().senders.markHeld(id: invite.isCancellation ? InboxID.heldCancellation(uid) : InboxID.heldUpdate(uid), nil)
+                }
+                guard !outcome.isStale && !invite.isCancellation else { return }
+                try store.record(answer, for: invite, mail: mail)
+                try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
+                                           settings: settings)
             }
-            guard !outcome.isStale && !invite.isCancellation else { return }
-            try store.record(answer, for: invite, mail: mail)
-            try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
-                                       settings: settings)
         } catch let busy as Busy {
             report(.busy(invite, busy.report))
         }

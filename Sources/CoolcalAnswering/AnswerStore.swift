@@ -83,6 +83,10 @@ package struct AnswerStore {
         let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: 0, now: settings.now)
         if let patience { try warnAboutWaiting(store, longerThan: patience) }
         warnAboutMail(summary, queued: patience == nil)
+        if let sendmail, Sendmail.outputGrace.cut > 0 {
+            diagnostics.note("\(sendmail.shown): \(Sendmail.outputGrace.cut) of its runs left a process holding its output; "
+                             + String(format: "waited %.1f s for it in all (at most 2 s a run)", Sendmail.outputGrace.waited))
+        }
         guard let server else { return }
         diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
                          + (summary.skipped ? " (another coolcal is delivering)" : ""))

@@ -2,6 +2,7 @@ import Foundation
 import CoolcalICal
 import CoolcalInvite
 import CoolcalModel
+import CoolcalSupport
 import CoolcalSchedule
 import CoolcalState
 import CoolcalWriting
@@ -40,13 +41,20 @@ package struct ChangeOfMind {
         }
         let window = ConflictFinder(buffer: settings.buffer(options.buffer), zone: settings.zone).window(for: invite)
         var undone: [AnswerOutcome.Undone] = []
+        var changed: [String] = []
         for (target, key, row) in targets {
             let change = self.change(settings, row)
-            let outcome = try settings.writer.write(change: change, to: target, window: window)
+            let outcome = try UnrecordedAnswer.recording(after: changed) {
+                try settings.writer.write(change: change, to: target, window: window)
+            }
             undone.append(AnswerOutcome.Undone(write: outcome, target: target, itip: file.message != nil))
-            try remember(outcome, change: change, key: key, row: row, target: target, settings)
+            if outcome.changedCalendar { changed.append(target.shown) }
+            try UnrecordedAnswer.recording(after: changed) {
+                try remember(outcome, change: change, key: key, row: row, target: target, settings)
+            }
         }
-        try store.record(.declined, for: invite, mail: mail)
+        TestHook.pause(at: "decline-after-write")
+        try UnrecordedAnswer.recording(after: changed) { try store.record(.declined, for: invite, mail: mail) }
         return .declined(invite, undone)
     }
 

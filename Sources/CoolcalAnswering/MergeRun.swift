@@ -125,9 +125,13 @@ package struct MergeRun {
         // leave the spool: a crash in between leaves them pending, to be answered again,
         // idempotently.
         let record = { for settlement in settled { try settlement.record(!settlement.superseded) } }
-        if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
-        TestHook.pause(at: "merge-before-remember")
-        try spool.finish(settled.compactMap(\.finished))
+        // Written: a state that fails now is said so (exit 2), never "as it was".
+        let written = writeFailure == nil && pass.settlements.contains(where: { $0.written && $0.item.write?.changedCalendar == true }) ? [pass.target.shown] : []
+        try UnrecordedAnswer.recording(after: written) {
+            if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
+            TestHook.pause(at: "merge-before-remember")
+            try spool.finish(settled.compactMap(\.finished))
+        }
         if policy == .report {
             try spool.remember(reported: settled.map { MergeFinished(name: $0.item.name, failed: false, outcome: $0.item.outcome, note: "") })
         }

@@ -80,7 +80,7 @@ public struct Config: Equatable {
                 diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
                 continue
             }
-            config.values[key, default: []].append(key == "calendar" || key == "spool" ? expandTilde(value, env: env) : value)
+            config.values[key, default: []].append(key == "calendar" || key == "spool" || key == "parked" ? expandTilde(value, env: env) : value)
             switch key {
             case "me":
                 config.me.append(value)

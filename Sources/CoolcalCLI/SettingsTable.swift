@@ -55,6 +55,10 @@ package enum SettingsTable {
     package static let calendars = SettingKey(name: "calendars", configKey: "calendar")
     /// `merge`'s spool directory when `--spool` is not given.
     package static let spool = SettingKey(name: "spool", flag: "spool", configKey: "spool")
+    /// Where `process` parks a message when the state's `parked/` cannot take it
+    /// (default `${XDG_STATE_HOME:-~/.local/state}/coolcal/parked`).
+    package static let parked = SettingKey(name: "parked", configKey: "parked",
+                                   fallback: { ($0["XDG_STATE_HOME"] ?? "").hasPrefix("/") ? "XDG_STATE_HOME" : "default" })
     package static let domain = SettingKey(name: "domain", configKey: "domain", fallback: { _ in "host name" })
     package static let state = SettingKey(name: "state", flag: "state", environment: ["COOLCAL_STATE"],
                                   fallback: { ($0["XDG_DATA_HOME"] ?? "").isEmpty ? "default" : "XDG_DATA_HOME" })
@@ -80,7 +84,7 @@ package enum SettingsTable {
     package static let reply = SettingKey(name: "reply", configKey: "reply")
     /// `merge`'s policy when `--policy` is not given (default accept-if-free).
     package static let policy = SettingKey(name: "policy", flag: "policy", configKey: "policy")
-    package static let all = [tz, me, name, buffer, hours, calendars, spool, domain, state, server, locale, lockTimeout, serverTimeout,
+    package static let all = [tz, me, name, buffer, hours, calendars, spool, domain, state, parked, server, locale, lockTimeout, serverTimeout,
                       inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv, reply, policy]
 
     /// The keys a config file may hold.

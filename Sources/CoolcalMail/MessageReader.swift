@@ -43,6 +43,17 @@ public enum MessageReader {
     /// Parts looked at at most (the rest of a message with more is not searched).
     package static let maxParts = 1000
 
+    /// What to do about a message over `maxBytes`: `too large: 52 MB, at most 32 MiB; …`.
+    public static func tooLarge(_ bytes: Int) -> String {
+        "too large: \((bytes + 500_000) / 1_000_000) MB, at most \(maxBytes >> 20) MiB; " + saveTheICS
+    }
+
+    /// What a person can do with an invitation coolcal does not read past a bound.
+    public static let saveTheICS = "save the .ics and run coolcal accept FILE"
+
+    /// The start of the reason for a calendar part deeper than `maxDepth`.
+    public static let nestedTooDeep = "calendar part nested deeper than \(maxDepth) levels"
+
     /// Whether these bytes start like an e-mail message (a cheap look at the header
     /// block, also after an mbox `From ` line); only then is `read` worth calling.
     public static func isMessage(_ data: Data) -> Bool {
@@ -52,7 +63,7 @@ public enum MessageReader {
     /// The invitation in a message. - Throws: `MessageError` naming what was found instead.
     public static func read(_ data: Data) throws -> MailInvitation {
         guard data.count <= maxBytes else {
-            throw MessageError(message: "too large (\(data.count) bytes; at most \(maxBytes))")
+            throw MessageError(message: tooLarge(data.count))
         }
         guard let start = MessageSniff.messageStart(data) else {
             throw MessageError(message: "not an e-mail message")
@@ -144,11 +155,14 @@ private struct PartWalker {
     /// Every part's type in order, for the error when none is an invitation.
     var found: [String] = []
     var truncated = false
+    /// Parts beyond `maxDepth`, looked into only to say a calendar part is there.
+    var tooDeep: [UnsafeMutablePointer<GMimeObject>] = []
 
     mutating func walk(_ object: UnsafeMutablePointer<GMimeObject>?, depth: Int) {
         guard let object else { return }
         guard depth <= MessageReader.maxDepth, found.count < MessageReader.maxParts else {
             truncated = true
+            if depth > MessageReader.maxDepth { tooDeep.append(object) }
             return
         }
         if Self.isA(object, g_mime_multipart_get_type()) {
@@ -198,10 +212,41 @@ private struct PartWalker {
             if fallback == nil { fallback = (leaf, data) }
         }
         if let (leaf, data) = fallback { return try result(leaf, data, headers) }
+        if holdsCalendarTooDeep() {
+            throw MessageError(message: MessageReader.nestedTooDeep + "; " + MessageReader.saveTheICS)
+        }
         let count = found.count
         let listed = found.prefix(10).joined(separator: ", ") + (count > 10 || truncated ? ", …" : "")
         let what = count == 0 ? (truncated ? "parts nested more than \(MessageReader.maxDepth) deep" : "no parts") : "\(count)\(truncated ? "+" : "") part\(count == 1 ? "" : "s"): \(listed)"
         throw MessageError(message: "no calendar invitation in this message (\(what))")
+    }
+
+    /// Whether a calendar part (`text/calendar`, `application/ics`, a `.ics` file) is
+    /// among the parts beyond `maxDepth`: looked for without recursion, at most
+    /// `maxParts` parts (a MIME bomb's 40,000 levels cost no stack).
+    private func holdsCalendarTooDeep() -> Bool {
+        var stack = tooDeep
+        var looked = 0
+        while let object = stack.popLast(), looked < MessageReader.maxParts {
+            looked += 1
+            if Self.isA(object, g_mime_multipart_get_type()) {
+                let multipart = UnsafeMutablePointer<GMimeMultipart>(OpaquePointer(object))
+                for i in 0..<g_mime_multipart_get_count(multipart) {
+                    if let part = g_mime_multipart_get_part(multipart, i) { stack.append(part) }
+                }
+            } else if Self.isA(object, g_mime_message_part_get_type()) {
+                let part = UnsafeMutablePointer<GMimeMessagePart>(OpaquePointer(object))
+                if let inner = g_mime_message_part_get_message(part), let body = g_mime_message_get_mime_part(inner) {
+                    stack.append(body)
+                }
+            } else if Self.isA(object, g_mime_part_get_type()) {
+                let type = Self.mimeType(object)
+                let name = g_mime_part_get_filename(UnsafeMutablePointer<GMimePart>(OpaquePointer(object)))
+                    .map { String(cString: $0).lowercased() } ?? ""
+                if type == "text/calendar" || type == "application/ics" || name.hasSuffix(".ics") { return true }
+            }
+        }
+        return false
     }
 
     private func result(_ leaf: Leaf, _ data: Data, _ headers: MailHeaders) throws -> MailInvitation {

@@ -15,8 +15,9 @@ public struct Sendmail: Sendable {
     public static let transientStatuses: [Int32: String] = [
         69: "service unavailable", 74: "I/O error", 75: "temporary failure", 76: "remote protocol error",
     ]
-    /// How long its output is read after it exited.
-    package static let outputGrace: TimeInterval = 2
+    /// How long, in all this run, its output is read after it exited: 2 s once, not 2 s
+    /// a mail, when a process it left behind holds the output open.
+    package static let outputGrace = OutputGrace(seconds: 2)
 
     /// The program and its arguments, the command split on whitespace.
     public let arguments: [String]

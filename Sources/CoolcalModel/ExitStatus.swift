@@ -2,6 +2,9 @@
 public enum ExitStatus: Int32 {
     case ok = 0
     case busy = 1
+    /// The calendar was written, but the answer could not be recorded in the state (nor
+    /// mailed): a rerun records and mails it once. Not a sysexits code, like 1.
+    case unrecorded = 2
     case usage = 64
     case dataError = 65
     case noInput = 66
@@ -33,4 +36,6 @@ public enum ExitStatus: Int32 {
 public protocol StatusError: Error {
     /// What coolcal exits with when this error ends the run.
     var exitStatus: ExitStatus { get }
+    /// What the fault calls for (`Fault`); by default its status's.
+    var fault: Fault { get }
 }

@@ -19,9 +19,13 @@ package struct ProcessOutcome: Equatable {
         self.detail = PrintableText.clean(detail, keepNewlines: false)
     }
 
-    /// What the run did with the message.
-    package static func of(_ item: MergeItem) -> ProcessOutcome {
+    /// What the run did with the message; `named`: what its errors call it (the run's
+    /// one message, on standard input: naming it adds nothing).
+    package static func of(_ item: MergeItem, named: String? = nil) -> ProcessOutcome {
         var outcome = said(item)
+        if item.outcome == .failed, let named, outcome.detail.hasPrefix(named + ": ") {
+            outcome.detail.removeFirst(named.count + 2)
+        }
         if item.noReplyAsked { outcome.detail += "; " + MergeText.noReplyAsked }
         return outcome
     }
@@ -70,9 +74,12 @@ package struct ProcessOutcome: Equatable {
         }
     }
 
-    /// A run that could not finish (the message is parked for the next run when `parked`).
-    package static func failure(_ error: Error, parked: Bool) -> ProcessOutcome {
-        ProcessOutcome("error", "\(error)" + (parked ? "; parked: the next run answers it" : ""))
+    /// A run that could not finish (`Fault`), the message parked for the next run when
+    /// `parked`: a transient fault's next run answers it; one a person fixes is answered
+    /// once fixed.
+    package static func failure(_ error: Error, fault: Fault, parked: Bool) -> ProcessOutcome {
+        guard parked else { return ProcessOutcome("error", "\(error)") }
+        return ProcessOutcome("error", "\(error)" + (fault == .transient ? "; parked: the next run answers it" : "; parked, answered once fixed"))
     }
 
     /// `--json`: the outcome as an object.

@@ -18,7 +18,12 @@ package final class DeliverySource: MergeSource {
     package static let memory = "delivery:"
 
     private let message: Data?
-    private let parked: ParkedMessages
+    private let parked: [ParkedMessages]
+    /// Where each parked item of the run waits, by item name.
+    private var parkedAt: [String: (place: ParkedMessages, name: String)] = [:]
+    /// The parked items the message handed over stands for (the same message, parked
+    /// by an earlier run), by its item name.
+    private var standsFor: [String: [String]] = [:]
     private let intake: MessageIntake
     private let lock: FileLock
     /// For each item name: the key it is remembered by, and its invitation's id.
@@ -33,28 +38,41 @@ package final class DeliverySource: MergeSource {
         case skipped(OutcomeCode?)
         /// Delivered before and answered then.
         case seen(OutcomeCode)
+        /// Not read past a bound; what the person can do.
+        case bounded(String)
     }
 
     package var directory: String { "standard input" }
 
-    /// `message`: the message handed over (nil: only the parked ones).
-    package init(message: Data?, parked: ParkedMessages, store: StateStore, now: Date, lockTimeout: TimeInterval) throws {
+    /// `message`: the message handed over (nil: only the parked ones); `parked`: every
+    /// parking place (`ParkingPlaces`).
+    package init(message: Data?, parked: [ParkedMessages], store: StateStore, now: Date, lockTimeout: TimeInterval) throws {
         self.message = message
         self.parked = parked
         intake = MessageIntake(store: store, realPath: Self.memory, now: now)
-        lock = try FileLock(path: store.directory + "/process.lock", timeout: lockTimeout)
+        lock = try FileLock(path: store.directory + "/process.lock", inState: true, timeout: lockTimeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
         var items: [SpoolItem] = []
-        for name in parked.names() {
-            guard let data = try? InviteLoader.data(parked.path(name)) else { continue }
-            diagnostics.note("\(parked.path(name)): parked by an earlier run; taken now")
-            switch try intake.take(name: "parked/" + name, path: parked.path(name), data: data, floatingZone: floatingZone,
+        // Every place's, oldest first (the name starts with the time it was parked).
+        let waiting = parked.flatMap { place in place.names().map { (place: place, name: $0) } }
+            .enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
+        for (place, name) in waiting {
+            let itemName = "parked/" + name
+            guard parkedAt[itemName] == nil, let data = try? InviteLoader.data(place.path(name)) else { continue }
+            diagnostics.note("\(place.path(name)): parked by an earlier run; taken now")
+            switch try intake.take(name: itemName, path: place.path(name), data: data, floatingZone: floatingZone,
                                    diagnostics: diagnostics) {
-            case .skipped, .seen: parked.remove(name)
+            case .skipped, .seen, .bounded: place.remove(name)
             case .item(let item, let key, let inviteID):
+                // Parked twice (in two places, or by runs before names were identities): the older copy stands.
+                if pending.contains(where: { $0.value.key == key }) {
+                    place.remove(name)
+                    continue
+                }
                 pending[item.name] = (key, inviteID)
+                parkedAt[item.name] = (place, name)
                 items.append(item)
             }
         }
@@ -63,12 +81,14 @@ package final class DeliverySource: MergeSource {
                                    diagnostics: diagnostics) {
             case .skipped(let outcome): messageSkipped = .skipped(outcome)
             case .seen(let outcome): messageSkipped = .seen(outcome)
+            case .bounded(let reason): messageSkipped = .bounded(reason)
             case .item(let item, let key, let inviteID):
-                // Delivered again while parked (an MTA that retried): this copy stands for both.
+                // Delivered again while parked (an MTA that retried): this copy stands for both;
+                // the parked one leaves once this one is finished, not before (the run may fail).
                 for (name, entry) in pending where entry.key == key && name.hasPrefix("parked/") {
                     pending[name] = nil
                     items.removeAll { $0.name == name }
-                    parked.remove(String(name.dropFirst("parked/".count)))
+                    standsFor[item.name, default: []].append(name)
                 }
                 pending[item.name] = (key, inviteID)
                 items.append(item)
@@ -85,7 +105,16 @@ package final class DeliverySource: MergeSource {
     /// Every item of a run remembered in one commit; the parked ones then leave `parked/`.
     package func finish(_ items: [MergeFinished]) throws {
         try intake.remember(items, pending: pending)
-        for item in items where item.name.hasPrefix("parked/") { parked.remove(String(item.name.dropFirst("parked/".count))) }
+        for item in items {
+            removeParked(item.name)
+            for parkedItem in standsFor[item.name] ?? [] { removeParked(parkedItem) }
+        }
+    }
+
+    /// Removes the parked copy an item of the run came from, if it came from one.
+    private func removeParked(_ itemName: String) {
+        guard let (place, name) = parkedAt[itemName] else { return }
+        place.remove(name)
     }
 
     package func unlock() { lock.unlock() }

@@ -51,7 +51,7 @@ package final class MaildirSource: MergeSource {
         self.mark = mark && !report
         self.now = now
         intake = MessageIntake(store: store, realPath: memory, now: now)
-        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), inState: true, timeout: lockTimeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
@@ -89,6 +89,9 @@ package final class MaildirSource: MergeSource {
                                    fileName: base) {
             case .skipped(let outcome): if let outcome { try known(outcome) }
             case .seen(let outcome): try known(outcome)
+            case .bounded(let reason):
+                diagnostics.warn("\(path): \(reason)")
+                try known(.noInvitation)
             case .item(let item, let key, let inviteID):
                 pending[message.name] = (message, key, inviteID)
                 names[message.name] = base

@@ -69,9 +69,10 @@ struct MaildirStamp {
         memory = String(lines[4].dropFirst(7))
     }
 
-    /// Writes the stamp (a temporary file renamed over the last one).
+    /// Writes the stamp (a temporary file renamed over the last one), 0600 like the
+    /// rest of the state.
     func write(_ path: String) throws {
-        try AtomicFile.write(Data(text.utf8), to: path, keeping: nil, syncingDirectory: false)
+        try AtomicFile.write(Data(text.utf8), to: path, keeping: nil, newMode: 0o600, syncingDirectory: false)
     }
 
     /// Removes `path`'s stamp, if any.

@@ -27,7 +27,7 @@ package final class MboxSource: MergeSource {
         self.path = path
         let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         intake = MessageIntake(store: store, realPath: MailboxKeys.memory(realPath: realPath, report: report), now: now)
-        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), timeout: lockTimeout)
+        lock = try FileLock(path: MailboxKeys.file(in: store.directory, key: realPath, suffix: "lock"), inState: true, timeout: lockTimeout)
     }
 
     /// Whether `path` is a regular file that starts like an mbox (`From `).
@@ -47,11 +47,12 @@ package final class MboxSource: MergeSource {
             let name = "\(URL(fileURLWithPath: path).lastPathComponent)#\(n + 1)"
             let message = data.subdata(in: range)
             guard message.count <= MessageReader.maxBytes else {
-                diagnostics.note("\(name): skipped: too large (\(message.count) bytes; at most \(MessageReader.maxBytes))")
+                diagnostics.warn("\(name): skipped: \(MessageReader.tooLarge(message.count))")
                 continue
             }
             switch try intake.take(name: name, path: name, data: message, floatingZone: floatingZone, diagnostics: diagnostics) {
             case .skipped, .seen: continue
+            case .bounded(let reason): diagnostics.warn("\(name): \(reason)")
             case .item(let item, let key, let inviteID):
                 pending[name] = (key, inviteID)
                 items.append(item)

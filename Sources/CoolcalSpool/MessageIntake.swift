@@ -32,6 +32,9 @@ package struct MessageIntake {
         case skipped(OutcomeCode?)
         /// Processed by an earlier run, remembered as `outcome`.
         case seen(OutcomeCode)
+        /// Not read past a bound (a calendar part nested too deep): remembered as no
+        /// invitation; `reason` says what the person can do.
+        case bounded(String)
     }
 
     /// `path`: what messages call it; `data`: its bytes; `fileName`: the Maildir file name
@@ -58,6 +61,10 @@ package struct MessageIntake {
             if error.message.hasPrefix("no calendar invitation") {
                 try remember(key: key, outcome: .noInvitation, inviteID: nil, name: fileName)
                 return .skipped(.noInvitation)
+            }
+            if error.message.hasPrefix(MessageReader.nestedTooDeep) {
+                try remember(key: key, outcome: .noInvitation, inviteID: nil, name: fileName)
+                return .bounded(error.message)
             }
             found = MailInvitation(calendar: Data(), headers: error.headers ?? MailHeaders(), partType: "")
             headers = error.headers

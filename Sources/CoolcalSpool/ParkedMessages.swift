@@ -1,50 +1,78 @@
 import Foundation
+import CoolcalMail
 import CoolcalModel
 import CoolcalSupport
 import CoolcalWriting
 
-/// Messages `coolcal process` could not finish (a calendar locked past its deadline, a
-/// CalDAV server down, a full disk, a config to mend), kept in the state directory's
-/// `parked/` — a Maildir's `tmp/` and `new/`, written as a delivery agent writes: the
-/// bytes to `tmp/`, synced, renamed into `new/`, the directory synced — so that the next
+/// Messages `coolcal process` could not finish, kept in one parking place (`STATE/parked`,
+/// or a fallback: `ParkingPlaces`) — a Maildir's `tmp/` and `new/`, written as a delivery
+/// agent writes: the bytes to `tmp/` (mode 0600), fsynced, renamed into `new/`, the
+/// directory fsynced, every call through the funnel (`SystemCalls`) — so that the next
 /// `process` or `merge` run answers them. A mail server that does not redeliver on a
 /// temporary failure (Dovecot's Sieve) loses nothing.
-package struct ParkedMessages {
-    /// `STATE/parked`.
+///
+/// A parked message is named `SECONDS.IDENTITY.coolcal`: the time it was parked (names
+/// sort oldest first) and a hash of its identity — its Message-ID and calendar part, as
+/// the state remembers it (`MessageIntake.key`) — so a message parked again (an MTA that
+/// redelivered it into another fault) is kept once, and one parked in two places is
+/// known as one.
+package struct ParkedMessages: Sendable {
+    /// The parking place: `STATE/parked`, or a fallback.
     package let directory: String
+
+    package init(directory: String) {
+        self.directory = directory
+    }
 
     package init(stateDirectory: String) {
         directory = stateDirectory + "/parked"
     }
 
-    /// Keeps `data`; returns its file name.
+    /// The identity part of a parked message's name: the first 32 hex digits of the
+    /// SHA-256 of its key (its Message-ID and calendar part, else its bytes).
+    package static func identity(_ data: Data) -> String {
+        let message = PassThrough.withoutMboxLine(data)
+        let key: String
+        if let found = try? MessageReader.read(message) {
+            key = MessageIntake.key(found.headers, message, calendar: found.calendar)
+        } else {
+            key = MessageIntake.key(nil, message)
+        }
+        return String(MessageReader.sha256(Data(key.utf8)).prefix(32))
+    }
+
+    /// Keeps `data`; returns its file name (the one it was parked under before, when
+    /// a message of its identity waits here already).
     @discardableResult
     package func park(_ data: Data, now: Date = Date()) throws -> String {
-        for folder in ["tmp", "new"] {
-            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+        let identity = Self.identity(data)
+        var ancestors: [String] = []
+        var parent = (directory as NSString).deletingLastPathComponent
+        while parent.count > 1, (try? FileStatus(path: parent)) == nil {
+            ancestors.insert(parent, at: 0)
+            parent = (parent as NSString).deletingLastPathComponent
         }
-        let name = "\(Int64(now.timeIntervalSince1970)).P\(getpid())R\(UInt32.random(in: 0...UInt32.max)).coolcal"
+        for folder in ancestors + [directory, directory + "/tmp", directory + "/new"] { try Self.makeDirectory(folder) }
+        if let name = names().first(where: { Self.identity(ofName: $0) == identity }) { return name }
+        let name = "\(Int64(now.timeIntervalSince1970)).\(identity).coolcal"
         let temporary = directory + "/tmp/" + name
-        guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw WriteError(kind: .io, path: temporary, message: "cannot create the parked copy")
-        }
+        let final = directory + "/new/" + name
         do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            try? handle.close()
-            unlink(temporary)
-            throw WriteError(kind: .io, path: temporary, message: "cannot write the parked copy: \(error)")
+            let fd = try SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            do {
+                try data.withUnsafeBytes { try SystemCalls.writeAll(fd, $0, path: temporary) }
+                try SystemCalls.fsync(fd, path: temporary)
+            } catch {
+                try? SystemCalls.close(fd, path: temporary)
+                throw error
+            }
+            try SystemCalls.close(fd, path: temporary)
+            try SystemCalls.rename(temporary, final)
+        } catch let error as SystemCallError {
+            try? SystemCalls.unlink(temporary)
+            throw WriteError.errno(error, path: final, doing: "cannot park the message")
         }
-        guard rename(temporary, directory + "/new/" + name) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw WriteError(kind: .io, path: directory + "/new/" + name, message: "cannot park the message: \(reason)")
-        }
-        Self.syncDirectory(directory + "/new")
+        try Self.syncDirectory(directory + "/new")
         return name
     }
 
@@ -58,13 +86,37 @@ package struct ParkedMessages {
 
     /// Removes a parked message once it is answered (or known to be).
     package func remove(_ name: String) {
-        unlink(path(name))
+        try? SystemCalls.unlink(path(name))
     }
 
-    private static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+    /// The identity in a parked message's name (`SECONDS.IDENTITY.coolcal`); nil for a
+    /// name of older runs (`SECONDS.PpidRrandom.coolcal`), which are known by their bytes.
+    package static func identity(ofName name: String) -> String? {
+        let parts = name.split(separator: ".")
+        guard parts.count == 3, parts[2] == "coolcal", parts[1].count == 32, parts[1].allSatisfy(\.isHexDigit) else { return nil }
+        return String(parts[1])
+    }
+
+    /// `mkdir` 0700 unless it exists (a directory there, or `mkdir`'s error stands).
+    private static func makeDirectory(_ path: String) throws {
+        do throws(SystemCallError) {
+            try SystemCalls.mkdir(path, 0o700)
+        } catch where error.errno == .fileExists {
+            if let status = try? FileStatus(path: path), status.kind == .directory { return }
+            throw WriteError(kind: .cannotCreate, path: path, message: "cannot park the message: not a directory")
+        } catch {
+            throw WriteError.errno(error, path: path, doing: "cannot park the message")
+        }
+    }
+
+    /// fsyncs a directory, so a rename in it survives a crash.
+    private static func syncDirectory(_ path: String) throws {
+        do throws(SystemCallError) {
+            let fd = try SystemCalls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { try? SystemCalls.close(fd, path: path) }
+            try SystemCalls.fsync(fd, path: path)
+        } catch {
+            throw WriteError.errno(error, path: path, doing: "cannot sync the parked message")
+        }
     }
 }

@@ -60,6 +60,16 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
         }
     }
 
+    /// A lock past every retry, a full disk or an I/O error is mended by a retry; a state
+    /// that cannot be opened, is not a database, is too new or damaged (`other`: a missing
+    /// table, a broken constraint) needs a person, though its status is 74 like a full disk.
+    public var fault: Fault {
+        switch kind {
+        case .busy, .io: return .transient
+        case .cannotOpen, .other: return .personFixes
+        }
+    }
+
     /// `FILE: message`, lowercase like every coolcal error. A lock that outlived the
     /// retries is said in words a user can act on, not as "database is locked".
     public var description: String {

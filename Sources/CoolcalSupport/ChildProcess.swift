@@ -4,8 +4,8 @@ import Glibc
 /// A program run without a shell, in a process group of its own, `input` on its
 /// standard input and its standard output and error read together. Waited for with
 /// `waitpid` on its own pid: a process it leaves behind (`( sleep 60 ) &`) neither keeps
-/// it "running" nor holds the caller, whose wait for its output ends `outputGrace`
-/// after it exited. At `timeout` its whole process group is killed. (Foundation's
+/// it "running" nor holds the caller, whose wait for its output ends when what is left
+/// of the run's `outputGrace` is spent. At `timeout` its whole process group is killed. (Foundation's
 /// `Process` waits until every process that inherited its descriptors is gone.)
 package enum ChildProcess {
     package struct Finished: Sendable {
@@ -19,7 +19,7 @@ package enum ChildProcess {
     }
 
     package static func run(_ executable: String, arguments: [String], environment: [String: String], input: Data,
-                            timeout: TimeInterval, outputGrace: TimeInterval) throws(Errno) -> Finished {
+                            timeout: TimeInterval, outputGrace: OutputGrace) throws(Errno) -> Finished {
         var inPipe: [Int32] = [-1, -1], outPipe: [Int32] = [-1, -1]
         guard pipe(&inPipe) == 0 else { throw Errno.current }
         guard pipe(&outPipe) == 0 else {
@@ -63,7 +63,7 @@ package enum ChildProcess {
         timer.cancel()
         let exited = raw & 0x7F == 0
         return Finished(status: exited ? (raw >> 8) & 0xFF : nil, signal: exited ? nil : raw & 0x7F,
-                        output: output.wait(upTo: outputGrace) ?? Data(), timedOut: killed.isSet)
+                        output: outputGrace.wait { output.wait(upTo: $0) } ?? Data(), timedOut: killed.isSet)
     }
 
     /// `posix_spawn` of the program in a new process group, the signal mask cleared and

@@ -39,11 +39,16 @@ public final class FileLock {
     private let path: String
 
     /// Takes the lock on `path` (created with `permissions` if missing), polling with
-    /// `LOCK_NB` every 20 ms for up to `timeout` seconds; 0 tries once.
-    public init(exclusive path: String, permissions: UInt32, timeout: TimeInterval) throws(Failure) {
+    /// `LOCK_NB` every 20 ms for up to `timeout` seconds; 0 tries once. `enforcing`: an
+    /// existing file of another mode (one an older coolcal made 0644) is given
+    /// `permissions` — only then, so a lock file's ctime moves only when its mode did.
+    public init(exclusive path: String, permissions: UInt32, enforcing: Bool = false, timeout: TimeInterval) throws(Failure) {
         let fd: Int32
         do throws(SystemCallError) {
             fd = try SystemCalls.open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode_t(permissions))
+            if enforcing, let status = try? FileStatus(descriptor: fd, path: path), status.permissions != permissions {
+                try? SystemCalls.fchmod(fd, mode_t(permissions), path: path)
+            }
         } catch {
             throw .cannotOpen(error)
         }

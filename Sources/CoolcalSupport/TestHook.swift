@@ -17,11 +17,25 @@ package enum TestHook {
     /// - "merge-before-remember" (merge: the answers are recorded in the state, the
     ///   invitations not yet finished in the spool: a Maildir's messages not remembered
     ///   nor marked, a plain spool's files not moved).
-    /// The merge points are for MaildirCrashTests and MaildirTests.
+    /// - "accept-after-write", "decline-after-write" (accept, decline: the calendar is
+    ///   written, the answer not yet recorded in the state).
+    /// The merge points are for MaildirCrashTests and MaildirTests; with the answering
+    /// ones and "merge-after-write", UnrecordedTests breaks the state while coolcal waits.
+    ///
+    /// With `COOLCAL_TEST_RESUME` naming a file, the pause ends as soon as that file
+    /// exists (the test has done its part), not after the minute.
     package static func pause(at point: String) {
         guard let wanted = getenv("COOLCAL_TEST_PAUSE_AT"), String(cString: wanted) == point else { return }
         let line = "coolcal: test hook: paused at \(point)\n"
         FileHandle.standardError.write(Data(line.utf8))
-        sleep(60)
+        guard let resume = getenv("COOLCAL_TEST_RESUME").map({ String(cString: $0) }) else {
+            sleep(60)
+            return
+        }
+        var waited = 0
+        while waited < 3_000, (try? SystemCalls.access(resume, F_OK)) == nil {
+            usleep(20_000)
+            waited += 1
+        }
     }
 }

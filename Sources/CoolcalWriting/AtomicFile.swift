@@ -79,9 +79,10 @@ public enum AtomicFile {
     /// `syncingDirectory` false leaves the rename's durability to the caller, who syncs
     /// the directory once for several files (`Spool.finish`). Every system call goes
     /// through `SystemCalls`: `WriteOrderTests` checks their order in its trace.
-    public static func write(_ data: Data, to path: String, keeping existing: FileStatus?,
+    /// `newMode`: a new file's exact mode (a state file's 0600) instead of 0644.
+    public static func write(_ data: Data, to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
                              unchanged: () throws -> Bool = { true }, syncingDirectory: Bool = true) throws {
-        try write(to: path, keeping: existing, unchanged: unchanged, syncingDirectory: syncingDirectory) { emit in
+        try write(to: path, keeping: existing, newMode: newMode, unchanged: unchanged, syncingDirectory: syncingDirectory) { emit in
             try data.withUnsafeBytes { try emit($0) }
         }
     }

@@ -5,9 +5,11 @@ import CoolcalSupport
 /// of the Writing layer: another holder is `WriteError.busy` (75).
 extension FileLock {
     /// Waits up to `timeout` seconds; `WriteError.busy` when another holder keeps it.
-    public convenience init(path: String, timeout: TimeInterval) throws {
+    /// A calendar's lock is 0644 (beside the calendar); one in the state directory
+    /// (`inState`) is 0600 like the rest of the state, an existing one made so.
+    public convenience init(path: String, inState: Bool = false, timeout: TimeInterval) throws {
         do throws(FileLock.Failure) {
-            try self.init(exclusive: path, permissions: 0o644, timeout: timeout)
+            try self.init(exclusive: path, permissions: inState ? 0o600 : 0o644, enforcing: inState, timeout: timeout)
         } catch .wouldBlock {
             throw WriteError(kind: .busy, path: path,
                              message: "locked by another coolcal for more than \(String(format: "%g", timeout)) s; try again later")

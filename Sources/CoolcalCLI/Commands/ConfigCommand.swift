@@ -4,6 +4,7 @@ import CoolcalMail
 import CoolcalModel
 import CoolcalRSVP
 import CoolcalSchedule
+import CoolcalSpool
 import CoolcalSupport
 
 /// `coolcal config`: every effective setting and where it came from.
@@ -62,6 +63,7 @@ package struct ConfigReport {
         case SettingsTable.calendars.name: return list(config.calendars)
         case SettingsTable.domain.name: return settings.domain
         case SettingsTable.state.name: return answers.stateDirectory
+        case SettingsTable.parked.name: return settings.setting(key).value ?? ParkingPlaces.fallback(environment) ?? "(none)"
         case SettingsTable.server.name:
             return ((try? answers.server()) ?? nil).map(RSVPClient.redacted)
                 ?? settings.setting(key).value.map { _ in "(not a usable URL)" } ?? "(none)"

@@ -88,12 +88,13 @@ package struct MergeCommand: CommandUnit, Equatable {
             if let invite = item.invite, let notice = MergeText.notice(item) { notices?.add(invite, notice) }
         }
         let failure = try run.run(listed: { listed = true }, report: say)
-        // What `process` parked (a calendar locked at delivery time, a config then broken) is answered now.
-        let parked = ParkedMessages(stateDirectory: settings.stateDirectory)
+        // What `process` parked (a calendar locked at delivery time, a config then broken), in every place, is answered now.
+        let places = ParkingPlaces(stateDirectory: settings.stateDirectory, configured: settings.setting(SettingsTable.parked).value,
+                                   environment: context.environment.variables)
         var parkedFailure: Error?
-        if run.policy != .report, !parked.names().isEmpty {
+        if run.policy != .report, places.anyWaiting {
             parkedFailure = try run.run(source: { [store = run.store] in
-                try DeliverySource(message: nil, parked: parked, store: try store.open(), now: settings.now,
+                try DeliverySource(message: nil, parked: places.places, store: try store.open(), now: settings.now,
                                    lockTimeout: settings.lockTimeout)
             }, report: say)
         }

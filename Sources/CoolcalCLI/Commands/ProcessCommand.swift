@@ -47,10 +47,10 @@ package struct ProcessCommand: CommandUnit, Equatable {
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        let parking = ParkingSpot(stateDirectory: Self.stateDirectory(context))
+        let parking = ParkingSpot(places: Self.parkingPlaces(context))
         let clock = ProcessDeadline(seconds: deadline.value) { [parking] in
             let parked = parking.parkOnce()
-            FileHandle.standardError.write(Data("coolcal: error: process: no outcome within the deadline\(parked ? "; the message is parked: the next run answers it" : "")\n".utf8))
+            FileHandle.standardError.write(Data("coolcal: error: process: no outcome within the deadline\(Self.parkedWords(parked))\n".utf8))
         }
         let input = StandardInputMessage.read()
         parking.message = input.complete ? input.data : nil
@@ -60,29 +60,46 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         let message = PassThrough.withoutMboxLine(input.data)
         do {
-            let (outcome, invite) = try answer(message, context: context)
+            let (outcome, invite) = try answer(message, context: context, places: parking.places)
             return clock.finish { say(outcome, context: context, input: input, inviteID: invite?.id, title: invite?.title, parked: false) }
         } catch {
-            let status = ExitStatus.of(error)
-            // A retry could succeed: the message waits in the state too (the MTA may not redeliver).
-            let retry = Self.retryable(status)
-            let parked = retry && parking.parkOnce()
-            return clock.finish {
-                _ = say(.failure(error, parked: parked), context: context, input: input, inviteID: nil, title: nil, parked: parked)
-                if retry { context.diagnostics.warn("\(error)") }
-                return retry ? .tempFail : .ok
-            }
+            return clock.finish { failed(error, context: context, input: input, parking: parking) }
         }
     }
 
-    /// What a retry could mend: a lock or busy state past the deadline, a server down or
-    /// refusing the credentials, a full disk or failing device, a missing calendar, a config.
-    static func retryable(_ status: ExitStatus) -> Bool {
-        [.tempFail, .ioError, .noPermission, .config, .noInput].contains(status)
+    /// A run that could not answer the message (`Fault`): parked unless nothing could mend
+    /// it; 75 for a transient fault or when no place took the message (the MTA keeps it),
+    /// else 0 — a delivery agent deferring the whole mail for a fault only a person
+    /// mends would keep it from the user for days, then bounce it.
+    private func failed(_ error: Error, context: RunContext, input: StandardInputMessage, parking: ParkingSpot) -> ExitStatus {
+        let fault = Fault.of(error)
+        guard fault.parks else {
+            return say(.failure(error, fault: fault, parked: false), context: context, input: input, inviteID: nil, title: nil, parked: false)
+        }
+        switch parking.parkOnce() {
+        case .success:
+            _ = say(.failure(error, fault: fault, parked: true), context: context, input: input, inviteID: nil, title: nil, parked: true)
+            guard fault == .transient else { return .ok }
+            context.diagnostics.warn("\(error)")
+            return .tempFail
+        case .failure(let reason):
+            _ = say(.failure(error, fault: fault, parked: false), context: context, input: input, inviteID: nil, title: nil, parked: false)
+            context.diagnostics.warn("\(error)")
+            FileHandle.standardError.write(Data("coolcal: process: not parked: \(reason)\n".utf8))
+            return .tempFail
+        }
+    }
+
+    /// The deadline's words on parking.
+    private static func parkedWords(_ parked: Result<String, ParkingPlaces.NotParked>) -> String {
+        switch parked {
+        case .success: return "; the message is parked: the next run answers it"
+        case .failure(let reason): return "; not parked: \(reason)"
+        }
     }
 
     /// The run: the parked messages and this one, as merge answers a spool.
-    private func answer(_ message: Data, context: RunContext) throws -> (ProcessOutcome, (id: String, title: String)?) {
+    private func answer(_ message: Data, context: RunContext, places: ParkingPlaces) throws -> (ProcessOutcome, (id: String, title: String)?) {
         let settings = try context.settings
         let operands = try settings.calendarOperands(calendars, command: "process")
         guard !settings.me.isEmpty else {
@@ -97,7 +114,7 @@ package struct ProcessCommand: CommandUnit, Equatable {
         var source: DeliverySource?
         var mine: MergeItem?
         let failure = try run.run(source: {
-            let opened = try DeliverySource(message: message, parked: ParkedMessages(stateDirectory: store.stateDirectory),
+            let opened = try DeliverySource(message: message, parked: places.places,
                                             store: try store.open(), now: settings.now, lockTimeout: settings.lockTimeout)
             source = opened
             return opened
@@ -106,11 +123,12 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         if let failure { throw failure }
         if let mine {
-            return (ProcessOutcome.of(mine), mine.invite.map { ($0.id.text, $0.title) })
+            return (ProcessOutcome.of(mine, named: "standard input"), mine.invite.map { ($0.id.text, $0.title) })
         }
         switch source?.messageSkipped {
         case .seen(let code)?: return (ProcessOutcome.skipped(code, seen: true), nil)
         case .skipped(let code)?: return (ProcessOutcome.skipped(code, seen: false), nil)
+        case .bounded(let reason)?: return (ProcessOutcome("no_action", reason), nil)
         case nil: return (ProcessOutcome("no_action", "no invitation"), nil)
         }
     }
@@ -132,21 +150,31 @@ package struct ProcessCommand: CommandUnit, Equatable {
         return .ok
     }
 
-    /// The state directory without the config (which may be what failed).
-    private static func stateDirectory(_ context: RunContext) -> String? {
-        if let settings = try? context.settings { return settings.stateDirectory }
+    /// Where to park: the state directory and the config's `parked` as far as the config
+    /// can be read (it may be what failed), then the fallback.
+    private static func parkingPlaces(_ context: RunContext) -> ParkingPlaces {
         let env = context.environment.variables
-        if let dir = context.common.state ?? env["COOLCAL_STATE"].flatMap({ $0.isEmpty ? nil : $0 }) { return dir }
-        if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
-        return env["HOME"].map { $0 + "/.local/share/coolcal" }
+        if let settings = try? context.settings {
+            return ParkingPlaces(stateDirectory: settings.stateDirectory, configured: settings.setting(SettingsTable.parked).value,
+                                 environment: env)
+        }
+        var state: String?
+        if let dir = context.common.state ?? env["COOLCAL_STATE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            state = dir
+        } else if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty {
+            state = xdg + "/coolcal"
+        } else {
+            state = env["HOME"].map { $0 + "/.local/share/coolcal" }
+        }
+        return ParkingPlaces(stateDirectory: state, configured: nil, environment: env)
     }
 }
 
 /// Where `process` parks its message, once, from whichever thread gets there first.
 final class ParkingSpot: @unchecked Sendable {
     private let lock = NSLock()
-    private let stateDirectory: String?
-    private var done = false
+    let places: ParkingPlaces
+    private var result: Result<String, ParkingPlaces.NotParked>?
     /// The message, once read whole.
     var message: Data? {
         get { lock.withLock { stored } }
@@ -154,15 +182,16 @@ final class ParkingSpot: @unchecked Sendable {
     }
     private var stored: Data?
 
-    init(stateDirectory: String?) { self.stateDirectory = stateDirectory }
+    init(places: ParkingPlaces) { self.places = places }
 
-    /// Parks the message unless done already; false when it could not be.
-    func parkOnce() -> Bool {
+    /// Parks the message unless parked already: where, or why no place took it.
+    func parkOnce() -> Result<String, ParkingPlaces.NotParked> {
         lock.withLock {
-            if done { return true }
-            guard let stored, let stateDirectory else { return false }
-            done = (try? ParkedMessages(stateDirectory: stateDirectory).park(stored)) != nil
-            return done
+            if let result, case .success = result { return result }
+            guard let stored else { return .failure(ParkingPlaces.NotParked(reasons: ["the message was not read whole"])) }
+            let parked = places.park(stored)
+            result = parked
+            return parked
         }
     }
 }

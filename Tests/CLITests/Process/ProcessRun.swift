@@ -15,7 +15,9 @@ struct ProcessRun {
         process.executableURL = URL(fileURLWithPath: Binary.path)
         process.arguments = ["process"] + args
         var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8", "HOME": Binary.home,
-                   "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-no-config").path]
+                   "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-no-config").path,
+                   // The fallback parking place, one per run: no run drains another test's.
+                   "XDG_STATE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-xdg-state-\(UUID().uuidString)").path]
         env.merge(extra) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe()

@@ -81,6 +81,12 @@ import Testing
         #expect(agent.delivered().count == 1, "\(name) delivered a message it should leave to the MTA")
         let parked = (try? FileManager.default.contentsOfDirectory(atPath: agent.home + "/.local/share/coolcal/parked/new")) ?? []
         #expect(parked.count == 1)
+        // Redelivered while the lock still holds (issue #45): parked under its identity, so still one copy
+        // (a second later: a name of the same second would be the same whatever the identity).
+        usleep(1_100_000)
+        #expect(try deliver(second) == 75)
+        let still = (try? FileManager.default.contentsOfDirectory(atPath: agent.home + "/.local/share/coolcal/parked/new")) ?? []
+        #expect(still == parked, "parked twice: \(still)")
         flock(fd, LOCK_UN)
         close(fd)
         // The MTA's retry.

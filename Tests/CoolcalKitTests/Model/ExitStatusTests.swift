@@ -12,6 +12,8 @@ import Testing
 @testable import CoolcalCalDAV
 @testable import CoolcalWriting
 @testable import CoolcalRSVP
+@testable import CoolcalAnswering
+@testable import CoolcalSpool
 @testable import CoolcalCLI
 
 /// Issue #26: each error type states its exit status (`StatusError`), `ExitStatus.of`
@@ -71,6 +73,9 @@ import Testing
             (SQLiteError(code: 19, message: "m", file: "state.db"), 74),
             (StateError(kind: .cannotCreate, path: "a", message: "m"), 73),
             (StateError(kind: .io, path: "a", message: "m"), 74),
+            // Spool, Answering
+            (ParkingPlaces.NotParked(reasons: ["m"]), 75),
+            (UnrecordedAnswer(written: ["cal.ics"], cause: StateError(kind: .cannotCreate, path: "s", message: "m")), 2),
         ]
     }
 
