@@ -41,14 +41,6 @@ import Testing
         "imip_disallow_multiple_vcalendar+from": "not yet fixed: a second VCALENDAR in the calendar part is dropped, not an error",
         "imip_invite_funky_uid+adapted": "not yet fixed: bare CRs before a fold refuse the UID (control characters)",
         "imip_move_event": "not yet fixed: an update is written to the first CAL, not where the UID lives",
-        "imip_reply": "not yet fixed: a REPLY does not take the attendee's CN",
-        "imip_reply_no_organizer": "not yet fixed: a REPLY does not take the attendee's CN",
-        "imip_reply_with_alarm": "not yet fixed: a REPLY does not take the attendee's CN",
-        "imip_reply_override_invalid": "not yet fixed: a REPLY does not take the attendee's CN",
-        "imip_reply_override": "not yet fixed: a REPLY applies only its first VEVENT; CN",
-        "imip_reply_override_google": "not yet fixed: a REPLY applies only its first VEVENT; CN",
-        "imip_reply_override_rdate": "not yet fixed: a REPLY applies only its first VEVENT; CN",
-        "imip_reply_two_recurrences+fixed_from": "not yet fixed: a REPLY applies only its first VEVENT; CN",
     ]
 
     static let corpus: URL? = {
