@@ -37,9 +37,6 @@ import Testing
         "imip_preserve_alerts+fixed_tzid": methodQuirk,
         "imip_update": methodQuirk,
         "imip_update_master_and_add_override": methodQuirk,
-        "imip_disallow_multiple_vcalendar": "not yet fixed: a second VCALENDAR in the calendar part is dropped, not an error",
-        "imip_disallow_multiple_vcalendar+from": "not yet fixed: a second VCALENDAR in the calendar part is dropped, not an error",
-        "imip_invite_funky_uid+adapted": "not yet fixed: bare CRs before a fold refuse the UID (control characters)",
         "imip_move_event": "not yet fixed: an update is written to the first CAL, not where the UID lives",
     ]
 
