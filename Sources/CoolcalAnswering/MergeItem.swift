@@ -29,6 +29,8 @@ package struct MergeItem {
     package var reportOnly = false
     /// Answered, and not mailed although replies are: my ATTENDEE says `RSVP=FALSE`.
     package var noReplyAsked = false
+    /// A reply applied: `reply`, `reply: 3 instances`, `reply: 2 instances; 1 not an instance`.
+    package var replySaid: String?
 
     package init(name: String, outcome: OutcomeCode, invite: Invite? = nil, error: String? = nil, conflicts: Int? = nil,
                  write: WriteOutcome? = nil, target: CalendarLocation? = nil) {

@@ -38,7 +38,7 @@ extension MergePass {
                 let written = try batch.apply(change)
                 item.write = written
                 switch written {
-                case .updated: item.outcome = .updated
+                case .updated: (item.outcome, item.replySaid) = (.updated, change.tally.said)
                 case .held: item.outcome = .held
                 case .stale: item.outcome = .ignored
                 default: item.outcome = .noAction

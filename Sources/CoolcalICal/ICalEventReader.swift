@@ -57,6 +57,8 @@ package enum ICalEventReader {
                 var attendee = ICalAttendee(address: address, partstat: partstat)
                 attendee.delegatedTo = addresses(prop, "DELEGATED-TO")
                 attendee.delegatedFrom = addresses(prop, "DELEGATED-FROM")
+                attendee.name = ICalWalk.parameter(prop, ICAL_CN_PARAMETER).flatMap { ICalWalk.copy(icalparameter_get_cn($0)) }
+                attendee.language = ICalWalk.parameter(prop, ICAL_LANGUAGE_PARAMETER).flatMap { ICalWalk.copy(icalparameter_get_language($0)) }
                 event.attendees.append(attendee)
             }
         case ICAL_SEQUENCE_PROPERTY:

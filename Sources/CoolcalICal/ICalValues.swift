@@ -35,6 +35,9 @@ public struct ICalAttendee: Hashable, Sendable {
     /// `DELEGATED-TO` and `DELEGATED-FROM` (RFC 5545 §3.2.4, §3.2.5), each address as written.
     public var delegatedTo: [String] = []
     public var delegatedFrom: [String] = []
+    /// `CN` and `LANGUAGE` (RFC 5545 §3.2.2, §3.2.10): the attendee's own, which a REPLY updates.
+    public var name: String?
+    public var language: String?
 }
 
 /// Everything coolcal reads from one VEVENT, as plain Swift values.

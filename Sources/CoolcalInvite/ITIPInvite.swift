@@ -69,6 +69,7 @@ package enum ITIPInvite {
                 throw InviteError(file: file, message: "\(name) has an unknown time zone \"\(id)\"")
             }
         }
+        try checkEveryComponent(events, calendar: calendar, file: file)
         let clock = EventClock(zones: calendar.zones, floating: SystemZone(floatingZone),
                                utc: SystemZone(TimeZone(secondsFromGMT: 0) ?? floatingZone),
                                describe: file, diagnostics: Diagnostics())

@@ -52,7 +52,7 @@ public enum InviteLoader {
             guard data.count <= maxBytes else {
                 throw InviteError(file: name, message: "too large (\(data.count) bytes; at most \(maxBytes))")
             }
-            return (data, nil)
+            return (try shaped(data, name: name, part: "invitation"), nil)
         }
         if let messages = Mbox.messages(in: data), messages.count > 1 {
             throw InviteError(file: name, message: "is an mbox of \(messages.count) messages; an INVITE is one message (read them all with 'coolcal merge --spool \(name) CAL')")
@@ -62,10 +62,20 @@ public enum InviteLoader {
             guard startsLike(found.calendar, "BEGIN:VCALENDAR") else {
                 throw InviteError(file: name, message: "the \(found.partType) part of this message is not iCalendar (no BEGIN:VCALENDAR)")
             }
-            return (found.calendar, found.headers)
+            return (try shaped(found.calendar, name: name, part: "calendar part"), found.headers)
         } catch let error as MessageError {
             throw InviteError(file: name, message: error.message)
         }
+    }
+
+    /// The invitation's bytes with CRs before folds dropped (`CalendarPartShape`); a
+    /// second VCALENDAR is an error, never a calendar read and the rest dropped.
+    private static func shaped(_ data: Data, name: String, part: String) throws -> Data {
+        guard startsLike(data, "BEGIN:VCALENDAR") else { return data }
+        guard CalendarPartShape.calendars(in: data) <= 1 else {
+            throw InviteError(file: name, message: "a second VCALENDAR in the \(part)")
+        }
+        return CalendarPartShape.droppingCRsBeforeFolds(data)
     }
 
     /// `open` of bytes already read; `name` is what messages call them. With

@@ -103,7 +103,8 @@ package struct MergeText {
             if item.invite?.isReply == true {
                 guard let write = item.write, let target = item.target else { return "a reply" }
                 if write == .absent { return "no event of yours with this UID in \(target.shown)" }
-                return item.reportOnly ? "its event is in \(target.shown)" : write.describe(target.shown)
+                if item.reportOnly { return "its event is in \(target.shown)" }
+                return write.describe(target.shown) + (item.replySaid.map { $0 == "reply" ? "" : " (\($0))" } ?? "")
             }
             guard let write = item.write, let target = item.target else { return "a cancellation" }
             return item.reportOnly && write != .absent ? "its event is in \(target.shown)" : write.describe(target.shown)

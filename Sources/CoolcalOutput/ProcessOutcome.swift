@@ -52,7 +52,7 @@ package struct ProcessOutcome: Equatable {
             }
         case .failed: return ProcessOutcome("error", item.error ?? "unreadable")
         case .held: return ProcessOutcome("no_action", "held: " + (item.write?.heldReason?.rawValue ?? "for you"))
-        case .updated: return ProcessOutcome("updated", "reply")
+        case .updated: return ProcessOutcome("updated", item.replySaid ?? "reply")
         case .noAction:
             if case .othersCancelled? = item.write { return ProcessOutcome("no_action", "cancels another attendee") }
             return ProcessOutcome("no_action", "nothing to do")

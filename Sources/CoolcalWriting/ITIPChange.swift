@@ -53,7 +53,8 @@ package struct ITIPChange: CalendarChange {
         if cancel {
             return try cancelling(stored, offered, text, calendar, file: file) ?? (nil, .absent)
         }
-        let copy = message.storedCopy(me: me, partstat: partstat, renaming: zoneRenaming(calendar))
+        var copy = message.storedCopy(me: me, partstat: partstat, renaming: zoneRenaming(calendar))
+        copy.events = carried(copy.events, offered, stored, text, calendar)
         let zones = zonesToAdd(copy.zones, calendar)
         let ending = text.lineEnding
         if partstat == "DECLINED" { return try declining(stored, text, file: file) }
@@ -325,6 +326,19 @@ package struct ITIPChange: CalendarChange {
 
     /// A RECURRENCE-ID as what it means: a date, or an instant (zones resolved).
     package enum InstanceKey: Hashable { case date(CivilDateTime), instant(Int64) }
+
+    /// Each VEVENT the update writes with the user's own data of its stored copy, or, for
+    /// an instance with none stored, the series' (`UserData`).
+    private func carried(_ bodies: [String], _ offered: [ICalEvent], _ stored: [EventBlock], _ text: CalendarText,
+                         _ calendar: ICalCalendar) -> [String] {
+        let master = stored.filter { $0.event.recurrenceID == nil }.max { ITIPChange.order($1.event, $0.event) == .newer }
+        return zip(offered, bodies).map { version, body in
+            let wanted = key(version.recurrenceID, message.zones)
+            let own = stored.filter { key($0.event.recurrenceID, calendar.zones) == wanted }.max { ITIPChange.order($1.event, $0.event) == .newer }
+            guard let from = own ?? (version.recurrenceID != nil ? master : nil) else { return body }
+            return UserData.carry(UserData.kept(in: String(decoding: text.bytes[from.range], as: UTF8.self)), into: body)
+        }
+    }
 
     private func key(_ t: ICalTime?, _ zones: ZoneBook) -> InstanceKey? {
         guard let t else { return nil }
