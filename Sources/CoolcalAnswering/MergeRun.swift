@@ -86,6 +86,10 @@ package struct MergeRun {
             try spool?.ended()
             return nil
         }
+        if policy != .report, let first = calendars.first {
+            // 66, as a missing input: the invitations stay pending (process parks its message).
+            try AnswerSettings.requireExisting(CalendarLocation(first), command: settings.command ?? "merge")
+        }
         var pass = try MergePass(run: self, items: items)
         try pass.decide()
         let failure = try settle(&pass, spool: spool, report: report)
