@@ -82,8 +82,11 @@ package struct ConfigReport {
 
     package func render(json: Bool) -> String {
         if json {
-            return JSONWriter.string(.object(rows.map {
-                ($0.key, .object([("value", .string($0.value)), ("source", .string($0.source))]))
+            // Each member named as the row; a renamed one also under its old name, deprecated.
+            let deprecated = Dictionary(uniqueKeysWithValues: SettingsTable.all.compactMap { key in key.deprecatedName.map { (key.name, $0) } })
+            return JSONWriter.string(.object(rows.flatMap { row in
+                let member = JSONValue.object([("value", .string(row.value)), ("source", .string(row.source))])
+                return [(row.key, member)] + (deprecated[row.key].map { [($0, member)] } ?? [])
             }))
         }
         return rows.map { row in
