@@ -110,6 +110,24 @@ import Testing
         #expect(!run.stdout.contains("lock timeout") && !run.stdout.contains("calendars"))
     }
 
+    /// Issue #46 item 5: a first `calendar` naming a folder of calendars (vdirsyncer's top
+    /// folder) reads fine, but merge cannot write there: `config` says so.
+    @Test func configWarnsOfAFolderOfCalendars() throws {
+        let top = try Spawn.directory() + "/calendars"
+        for name in ["family", "work"] {
+            try FileManager.default.createDirectory(atPath: top + "/" + name, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Binary.sample("family.ics"), toPath: top + "/\(name)/a.ics")
+        }
+        let home = try Binary.configHome("calendar = \(top)\n")
+        let run = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": home])
+        #expect(run.status == 0)
+        #expect(run.stderr == "coolcal: warning: calendar = \(top) holds 2 calendars in subfolders (family, work): merge and accept "
+                + "write to the first calendar line and cannot write there; name one first, such as 'calendar = \(top)/family' "
+                + "(the others may follow)\n")
+        let named = try Binary.configHome("calendar = \(top)/work\ncalendar = \(top)\n")
+        #expect(try Binary.run(["config"], env: ["XDG_CONFIG_HOME": named]).stderr == "", "a tree after the first is only read")
+    }
+
     /// Issue #46: an unknown key in the config is ignored with a "did you mean".
     @Test func anUnknownConfigKeySuggestsTheKnownOne() throws {
         let home = try Binary.configHome("calendars = ~/work.ics\ncolour = red\n")
