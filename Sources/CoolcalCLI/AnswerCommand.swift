@@ -65,6 +65,10 @@ package enum AnswerCommand {
             let replyMail = (try? context.settings.replyMail) ?? false
             if let line = untold(kind, outcome, file: file, options: options, entry: entry, replyMail: replyMail) { context.say(line) }
         }
+        if answered && !options.dryRun, try context.answers.hasState {
+            // An invitation answered is one read (issue #46): by its entry, or its id for a file.
+            try context.answers.open().markRead(id: entry?.id ?? file.invite.id.text)
+        }
         return answered ? .ok : .busy
     }
 
