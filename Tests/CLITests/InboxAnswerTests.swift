@@ -49,6 +49,19 @@ import Testing
         #expect(missing.stderr == "coolcal: error: 7: no such file or directory, nor an invitation in the inbox with this number, id or UID\n")
     }
 
+    /// Issue #46: an invitation answered by its file is marked read in the inbox too.
+    @Test func answeringTheFileMarksItsEntryRead() throws {
+        let f = try mail.files(MailAnswerTests.invitation())
+        var env = f.env
+        env["COOLCAL_STATE"] = f.state
+        #expect(try Binary.run(["notify", "-"], stdin: payload(13, "Dentist"), env: env).status == 0)
+        let invite = try Binary.temp("dentist.json", Data(payload(13, "Dentist").utf8))
+        func unread() throws -> Int? { try Binary.json(try Binary.run(["inbox", "--json"], env: env).stdout)["unread"] as? Int }
+        #expect(try unread() == 1)
+        #expect(try Binary.run(["decline", invite], env: env).status == 0)
+        #expect(try unread() == 0)
+    }
+
     @Test func tentativeByMailRepliesToTheMessage() throws {
         let sink = try SMTPSink()
         let f = try mail.files(MailAnswerTests.invitation())
