@@ -74,10 +74,15 @@ $(PYENV)/.installed: $(PYREQS) | deps-test
 build: deps-build
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# In the README's zone (its tour shows Los Angeles times); it ends saying where the binary
+# is and the one line that puts it on PATH (the tour's commands run from the clone's root).
 demo: build
-	@echo '$$ coolcal conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir'
-	@$(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
-	status=$$?; echo "(exit status $$status: 1 means busy)"; [ $$status -le 1 ]
+	@echo '$$ TZ=America/Los_Angeles coolcal conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir'
+	@TZ=America/Los_Angeles $(COOLCAL) conflicts --me me@example.com samples/invite.json samples/work.ics samples/family.ics samples/vdir; \
+	status=$$?; echo "(exit status $$status: 1 means busy)"; \
+	echo; echo "coolcal is $(CURDIR)/$(COOLCAL); for this shell, put it on PATH with:"; \
+	echo "  export PATH=\"$(CURDIR)/.build/debug:\$$PATH\" TZ=America/Los_Angeles"; \
+	[ $$status -le 1 ]
 
 test: deps-test build pydeps lint-man install-test differential fuzz-smoke unit
 

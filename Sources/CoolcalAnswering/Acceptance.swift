@@ -36,10 +36,15 @@ package struct Acceptance {
         let settings = store.settings
         let invite = file.invite
         let target = try settings.writeTarget(calendars[0], command: "accept")
+        if !options.create { try AnswerSettings.requireExisting(target) }
         let key = AnswerSettings.stateKey(target)
         let recorded = invite.isCancellation || options.dryRun ? nil : try previous(key)
         let change = self.change(settings, recorded: recorded)
         if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
+        if !invite.isCancellation && invite.everyInstanceEnded(before: settings.now, zone: settings.zone) {
+            // Written all the same (a record of a meeting that happened); merge skips it as `past`.
+            settings.diagnostics.warn("every instance ended before now")
+        }
         let finder = ConflictFinder(buffer: settings.buffer(options.buffer), zone: settings.zone)
         // The target is read through the pre-filter for the buffered window: what
         // `--if-free` checks, and where the new event reads back.

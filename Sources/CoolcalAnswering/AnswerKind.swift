@@ -41,6 +41,9 @@ package struct AnswerOptions: Equatable, Sendable {
     /// `accept --new-organizer`: apply an update or cancellation whose ORGANIZER is not the
     /// stored event's (held as `organizer changed` otherwise).
     package var newOrganizer = false
+    /// `accept --create`: a calendar file that does not exist is created; without it,
+    /// accepting into a missing file is 66 (a typo would start a new calendar).
+    package var create = false
 
     package init(ifFree: Bool = false, dryRun: Bool = false, reply: Bool = false, buffer: Buffer? = nil) {
         self.ifFree = ifFree

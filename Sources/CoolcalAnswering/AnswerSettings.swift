@@ -86,6 +86,16 @@ package struct AnswerSettings {
         }
     }
 
+    /// A calendar file that does not exist (not even as a dangling link, which is written
+    /// at its target) is 66, naming it: only `accept --create` starts a new calendar.
+    /// `command`: who asks (`merge` and `process` never create the calendar they write).
+    package static func requireExisting(_ target: CalendarLocation, command: String = "accept") throws {
+        guard case .file(let path) = target, (try? FileManager.default.attributesOfItem(atPath: path)) == nil else { return }
+        let reason = command == "accept" ? "no such file (coolcal accept --create … creates it)"
+            : "no such file (\(command) never creates the calendar it writes; coolcal accept --create … creates it)"
+        throw InputFileError(kind: .missing, path: path, reason: reason)
+    }
+
     /// The calendar as the state keeps it, so that `decline` can open it again: an
     /// absolute path (symlinks resolved) or the URL.
     package static func stateKey(_ target: CalendarLocation) -> String {

@@ -55,6 +55,13 @@ package struct MergeRun {
     package func run(source: (() throws -> MergeSource)? = nil, listed: () -> Void = {}, report: (MergeItem) -> Void) throws -> Error? {
         let settings = store.settings
         let diagnostics = settings.diagnostics
+        // A spool that does not exist is not created: said once a day, and the run ends (0).
+        if source == nil, MissingSpool.isMissing(spoolDirectory) {
+            if MissingSpool.due(spoolDirectory, stateDirectory: store.stateDirectory, now: settings.now) {
+                diagnostics.warn(MissingSpool.message(spoolDirectory))
+            }
+            return nil
+        }
         // A Maildir listed as the last run left it, with the state unwritten since, has
         // nothing new: nothing is opened to find that out. (Not with an inviting server:
         // its queue is looked at every run.)
@@ -85,6 +92,10 @@ package struct MergeRun {
             }
             try spool?.ended()
             return nil
+        }
+        if policy != .report, let first = calendars.first {
+            // 66, as a missing input: the invitations stay pending (process parks its message).
+            try AnswerSettings.requireExisting(CalendarLocation(first), command: settings.command ?? "merge")
         }
         var pass = try MergePass(run: self, items: items)
         try pass.decide()

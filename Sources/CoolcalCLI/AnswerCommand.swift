@@ -62,7 +62,12 @@ package enum AnswerCommand {
                 return
             }
             for line in AnswerText.lines(outcome) { context.say(line) }
-            if let line = untold(kind, outcome, file: file, options: options, entry: entry) { context.say(line) }
+            let replyMail = (try? context.settings.replyMail) ?? false
+            if let line = untold(kind, outcome, file: file, options: options, entry: entry, replyMail: replyMail) { context.say(line) }
+        }
+        if answered && !options.dryRun, try context.answers.hasState {
+            // An invitation answered is one read (issue #46): by its entry, or its id for a file.
+            try context.answers.open().markRead(id: entry?.id ?? file.invite.id.text)
         }
         return answered ? .ok : .busy
     }
@@ -70,8 +75,10 @@ package enum AnswerCommand {
     /// What to say when an iTIP answer to an inbox entry (by number, in `review`, from a
     /// notification) was recorded but not mailed: the organizer was not told, and how to
     /// tell them. (A file answered by name says nothing more: scripts read that line.)
+    /// `replyMail`: the config says `reply = mail` (so it was held, and the hint must not
+    /// suggest the key that is set).
     private static func untold(_ kind: AnswerKind, _ outcome: AnswerOutcome, file: InvitationFile, options: AnswerOptions,
-                               entry: InboxEntry?) -> String? {
+                               entry: InboxEntry?, replyMail: Bool) -> String? {
         guard let entry, !options.reply, !options.dryRun, let partstat = kind.partstat, MailReply.hasOrganizer(file),
               !file.invite.isCancellation, !file.invite.isAttendeeTraffic else { return nil }
         switch outcome {
@@ -79,6 +86,7 @@ package enum AnswerCommand {
         default: return nil
         }
         let flag = partstat == "ACCEPTED" ? "--accept" : partstat == "DECLINED" ? "--decline" : "--tentative"
-        return "  the organizer was not told: 'coolcal reply \(flag) --send \(entry.number)' tells them (or 'reply = mail' in the config)"
+        let how = replyMail ? "(a held invitation is not mailed for 'reply = mail')" : "(or 'reply = mail' in the config)"
+        return "  the organizer was not told: 'coolcal reply \(flag) --send \(entry.number)' tells them \(how)"
     }
 }

@@ -77,7 +77,8 @@ public struct Config: Equatable {
             let key = line[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             guard SettingsTable.configKeys.contains(key) else {
-                diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored")
+                let meant = suggestion(for: key, among: SettingsTable.configKeys.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+                diagnostics.warn("\(path): line \(index + 1): unknown key '\(key)' ignored\(meant)")
                 continue
             }
             config.values[key, default: []].append(key == "calendar" || key == "spool" || key == "parked" ? expandTilde(value, env: env) : value)

@@ -115,9 +115,11 @@ package struct ReviewScreen {
         return lines
     }
 
-    /// When every invitation has been passed.
-    package func end(count: Int, answered: Int, message: [String]) -> String {
-        let top = [Row(text: style.bold(fit("No more unanswered invitations")), rank: 0),
+    /// When every invitation has been passed; `unanswered`: how many of them still are.
+    package func end(count: Int, answered: Int, unanswered: Int, message: [String]) -> String {
+        let heading = unanswered == 0 ? "No more unanswered invitations"
+            : "\(unanswered) still unanswered (coolcal review shows \(unanswered == 1 ? "it" : "them") again)"
+        let top = [Row(text: style.bold(fit(heading)), rank: 0),
                    Row(text: "  " + fit("\(answered) of \(count) answered in this review", indent: 2), rank: 0), .blank]
         let bottom = [Row.blank, Row(text: style.dim(fit("p previous  q quit")), rank: 0)]
         return Self.clear + layout(top: top, body: message.map { fit($0) }, bottom: bottom).joined(separator: "\n")

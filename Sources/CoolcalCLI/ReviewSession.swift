@@ -165,7 +165,10 @@ package final class ReviewSession {
             frame = screen.render(entry: entry, position: (index + 1, entries.count), report: report(entry),
                                   given: given[entry.number], message: message, prompt: prompt)
         } else {
-            frame = screen.end(count: entries.count, answered: given.count, message: message)
+            // What is still unanswered of what was shown, as the inbox counts it (a skip, a comment).
+            let shown = Set(entries.map(\.id))
+            let left = (try? context.answers.open().inbox().filter { shown.contains($0.id) && $0.isUnanswered }.count) ?? 0
+            frame = screen.end(count: entries.count, answered: given.count, unanswered: left, message: message)
         }
         context.out.write(frame)
     }

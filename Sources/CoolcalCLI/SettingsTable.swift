@@ -20,7 +20,8 @@ package enum SettingSource: Equatable, CustomStringConvertible {
 /// One setting and the places it may be given, in the one precedence every command
 /// and `coolcal config` use: flag > environment > config file > default.
 package struct SettingKey: Sendable {
-    /// What `coolcal config` calls it.
+    /// What `coolcal config` calls it: the config file's key, else the variable's name
+    /// without `COOLCAL_` in lower case (`lock-timeout`).
     package var name: String
     /// The long option that sets it, on the commands that have it.
     package var flag: String?
@@ -31,6 +32,9 @@ package struct SettingKey: Sendable {
     /// What the default is called when nothing sets it (it may depend on the
     /// environment, like TZ for the zone: the system's own setting, not coolcal's).
     package var fallback: @Sendable ([String: String]) -> String = { _ in "default" }
+    /// The name `config --json` used before (`lock timeout`), kept one release as a
+    /// deprecated duplicate member.
+    package var deprecatedName: String? = nil
 }
 
 /// A setting as resolved: its values (the last one counts, unless it repeats) and
@@ -52,7 +56,7 @@ package enum SettingsTable {
     package static let buffer = SettingKey(name: "buffer", flag: "buffer", configKey: "buffer")
     package static let hours = SettingKey(name: "hours", flag: "hours", configKey: "hours")
     /// Used by `conflicts`, `events`, `accept` and `merge` when they name no calendar.
-    package static let calendars = SettingKey(name: "calendars", configKey: "calendar")
+    package static let calendars = SettingKey(name: "calendar", configKey: "calendar", fallback: { _ in "default" }, deprecatedName: "calendars")
     /// `merge`'s spool directory when `--spool` is not given.
     package static let spool = SettingKey(name: "spool", flag: "spool", configKey: "spool")
     /// Where `process` parks a message when the state's `parked/` cannot take it
@@ -64,9 +68,12 @@ package enum SettingsTable {
                                   fallback: { ($0["XDG_DATA_HOME"] ?? "").isEmpty ? "default" : "XDG_DATA_HOME" })
     package static let server = SettingKey(name: "server", flag: "server", environment: ["COOLCAL_SERVER"], configKey: "server")
     package static let locale = SettingKey(name: "locale", environment: ["LC_ALL", "LC_TIME", "LANG"])
-    package static let lockTimeout = SettingKey(name: "lock timeout", environment: ["COOLCAL_LOCK_TIMEOUT"])
-    package static let serverTimeout = SettingKey(name: "http timeout", environment: ["COOLCAL_SERVER_TIMEOUT"])
-    package static let inputTimeout = SettingKey(name: "input timeout", environment: ["COOLCAL_INPUT_TIMEOUT"])
+    package static let lockTimeout = SettingKey(name: "lock-timeout", environment: ["COOLCAL_LOCK_TIMEOUT"], fallback: { _ in "default" },
+                                        deprecatedName: "lock timeout")
+    package static let serverTimeout = SettingKey(name: "server-timeout", environment: ["COOLCAL_SERVER_TIMEOUT"], fallback: { _ in "default" },
+                                          deprecatedName: "http timeout")
+    package static let inputTimeout = SettingKey(name: "input-timeout", environment: ["COOLCAL_INPUT_TIMEOUT"], fallback: { _ in "default" },
+                                         deprecatedName: "input timeout")
     /// The command that mails answers (`reply --send`, `--reply`), split on whitespace.
     package static let sendmail = SettingKey(name: "sendmail", environment: ["COOLCAL_SENDMAIL"], configKey: "sendmail")
 

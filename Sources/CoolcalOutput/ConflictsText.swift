@@ -82,21 +82,3 @@ public struct ConflictsText {
         return (faint ? style.dim(text) : text) + "\n"
     }
 }
-
-/// `coolcal events` for people: one line per occurrence.
-public struct EventsText {
-    public var style: TextStyle
-
-    public init(style: TextStyle) {
-        self.style = style
-    }
-
-    public func render(window: TimeWindow, occurrences: [Occurrence]) -> String {
-        let dates = DateText(style: style)
-        let lines = ConflictsText(style: style)
-        if occurrences.isEmpty { return "No events.\n" }
-        return occurrences.map { o in
-            lines.line(o, dates, note: o.ignoreReason.map { "(\($0.rawValue))" } ?? "", faint: !o.busy)
-        }.joined()
-    }
-}

@@ -132,6 +132,13 @@ package struct DateText {
         clean(heading.string(from: date(s)))
     }
 
+    /// A window's end for people: its day (`Tue, Dec 8`), with the time when it is not
+    /// local midnight (`Tue, Dec 8, 9:30 AM`).
+    package func moment(_ s: Int64) -> String {
+        let local = SystemZone(style.zone).localFields(ofUTC: s)
+        return local == local.dateOnly ? day(s) : day(s) + ", " + time(s)
+    }
+
     private var allDayWord: String { "all day" }
 
     /// 1583-01-01T00:00:00Z: Foundation's Gregorian calendar is Julian before

@@ -8,11 +8,13 @@ import CoolcalSupport
 public enum JSONDocuments {
     /// An occurrence; `extra` (a conflict's or an ignored event's fields) comes before
     /// `incomplete`; the fields added since come after it, in the order they were added.
-    public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([
+    /// `titled`: with `title` (events), the same as the deprecated `summary`.
+    public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = [], titled: Bool = false) -> JSONValue {
+        let summary = o.summary.map(JSONValue.string) ?? .null
+        return .object([
             ("uid", o.uid.map(JSONValue.string) ?? .null),
             ("recurrence_id", o.recurrenceID.map { .string($0.jsonString) } ?? .null),
-            ("summary", o.summary.map(JSONValue.string) ?? .null),
+            ("summary", summary),
             ("calendar", .string(o.calendar)),
             ("start", .string(o.start.jsonString)),
             ("end", .string(o.end.jsonString)),
@@ -24,7 +26,8 @@ public enum JSONDocuments {
             ("incomplete", .bool(o.incomplete != nil)),
             ("tentative", .bool(o.isTentative)),
             ("calendar_name", .string(o.calendarDisplayName)),
-        ])
+        // Added last, as JSON fields are (man page, JSON).
+        ] + (titled ? [("title", summary)] : []))
     }
 
     public static func window(_ w: TimeWindow) -> JSONValue {
@@ -36,7 +39,10 @@ public enum JSONDocuments {
 
     /// `coolcal events --json`.
     public static func events(window w: TimeWindow, occurrences: [Occurrence]) -> JSONValue {
-        .object([("window", window(w)), ("events", .array(occurrences.map { occurrence($0) }))])
+        // `title`, the invitation's word; `summary` kept for the scripts that read it (deprecated).
+        .object([("window", window(w)), ("events", .array(occurrences.map { o in
+            occurrence(o, titled: true)
+        }))])
     }
 
     /// `"suggestions": [{"start", "end"}]`, in the invitation's own form.

@@ -83,7 +83,7 @@ package struct MessageIntake {
             file.invite.mail = found.headers
             return try file.agreeing(name: path)
         }
-        if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, isPast(file.invite, zone: floatingZone) {
+        if case .success(let file) = loaded, !file.invite.isAttendeeTraffic, file.invite.everyInstanceEnded(before: now, zone: floatingZone) {
             diagnostics.note("\(path): skipped: the event is over")
             try remember(key: key, outcome: .past, inviteID: file.invite.id.text, name: fileName)
             return .skipped(.past)
@@ -129,17 +129,5 @@ package struct MessageIntake {
             return "mid:" + id + (calendar.map { "#" + MessageReader.sha256($0) } ?? "")
         }
         return "sha256:" + MessageReader.sha256(data)
-    }
-
-    /// Every instance ended before now.
-    private func isPast(_ invite: Invite, zone: TimeZone) -> Bool {
-        let finder = ConflictFinder(buffer: Buffer(days: 0, seconds: 0), zone: zone)
-        let end = invite.checked.map { instance -> Int64 in
-            var single = invite.first
-            single.start = instance.start
-            single.end = instance.end
-            return finder.span(of: single).end
-        }.max() ?? Int64.max
-        return end <= Int64(now.timeIntervalSince1970)
     }
 }

@@ -155,15 +155,24 @@ import Testing
         let garbage = try Binary.temp("garbage.ics", Data("not a calendar".utf8))
         #expect(try Binary.run(["accept", Binary.sample("invite.json"), garbage]).status == 65)
         #expect(try read(garbage) == Data("not a calendar".utf8))
-        let missingDir = try Binary.run(["accept", Binary.sample("invite.json"), "/nonexistent/dir/cal.ics"])
+        let missingDir = try Binary.run(["accept", "--create", Binary.sample("invite.json"), "/nonexistent/dir/cal.ics"])
         #expect(missingDir.status == 73)
-        #expect(missingDir.stderr == "coolcal: error: /nonexistent/dir/cal.ics: its directory does not exist\n")
+        // (The sample reunion is in 2022: the warning comes first.)
+        #expect(missingDir.stderr == "coolcal: warning: every instance ended before now\n"
+                + "coolcal: error: /nonexistent/dir/cal.ics: its directory does not exist\n")
     }
 
-    @Test func newCalendarFileIsCreated() throws {
+    @Test func newCalendarFileIsCreatedOnlyWithCreate() throws {
         let dir = URL(fileURLWithPath: try Binary.temp("x", Data())).deletingLastPathComponent().path
         let cal = dir + "/new.ics"
-        #expect(try Binary.run(["accept", Binary.sample("invite.json"), cal]).status == 0)
+        let refused = try Binary.run(["accept", Binary.sample("invite.json"), cal])
+        #expect(refused.status == 66)
+        #expect(refused.stdout == "")
+        #expect(refused.stderr == "coolcal: error: \(cal): no such file (coolcal accept --create … creates it)\n")
+        #expect(!FileManager.default.fileExists(atPath: cal))
+        let dry = try Binary.run(["accept", "--dry-run", Binary.sample("invite.json"), cal])
+        #expect(dry.status == 66)
+        #expect(try Binary.run(["accept", "--create", Binary.sample("invite.json"), cal]).status == 0)
         let text = String(decoding: try read(cal), as: UTF8.self)
         #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//coolcal//coolcal//EN\r\nBEGIN:VEVENT\r\n"))
         #expect(text.hasSuffix("END:VEVENT\r\nEND:VCALENDAR\r\n"))

@@ -97,10 +97,46 @@ import Testing
         #expect(lines.contains("tz            Europe/Berlin  (command line)"))
         #expect(lines.contains("me            me@example.com  (config file)"))
         #expect(lines.contains("buffer        1 h 30 min  (config file)"))
-        #expect(lines.contains("calendars     /home/x/work.ics  (config file)"))
+        #expect(lines.contains("calendar      /home/x/work.ics  (config file)"))
         #expect(lines.contains("hours         08:00-16:00  (config file)"))
         let json = try Binary.json(try Binary.run(["config", "--json"], env: ["XDG_CONFIG_HOME": home]).stdout)
         #expect((json["buffer"] as? [String: String]) == ["value": "1 h 30 min", "source": "config file"])
+        // The config's key names the row; the old name stays one release, deprecated.
+        #expect((json["calendar"] as? [String: String])?["source"] == "config file")
+        #expect((json["calendars"] as? [String: String]) == (json["calendar"] as? [String: String]))
+        #expect(lines.contains("lock-timeout  10 s  (default)"))
+        #expect(lines.contains("server-timeout 5 s  (default)"))
+        #expect(lines.contains("input-timeout 30 s  (default)"))
+        #expect(!run.stdout.contains("lock timeout") && !run.stdout.contains("calendars"))
+    }
+
+    /// Issue #46 item 5: a first `calendar` naming a folder of calendars (vdirsyncer's top
+    /// folder) reads fine, but merge cannot write there: `config` says so.
+    @Test func configWarnsOfAFolderOfCalendars() throws {
+        let top = try Spawn.directory() + "/calendars"
+        for name in ["family", "work"] {
+            try FileManager.default.createDirectory(atPath: top + "/" + name, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Binary.sample("family.ics"), toPath: top + "/\(name)/a.ics")
+        }
+        let home = try Binary.configHome("calendar = \(top)\n")
+        let run = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": home])
+        #expect(run.status == 0)
+        #expect(run.stderr == "coolcal: warning: calendar = \(top) holds 2 calendars in subfolders (family, work): merge and accept "
+                + "write to the first calendar line and cannot write there; name one first, such as 'calendar = \(top)/family' "
+                + "(the others may follow)\n")
+        let named = try Binary.configHome("calendar = \(top)/work\ncalendar = \(top)\n")
+        #expect(try Binary.run(["config"], env: ["XDG_CONFIG_HOME": named]).stderr == "", "a tree after the first is only read")
+    }
+
+    /// Issue #46: an unknown key in the config is ignored with a "did you mean".
+    @Test func anUnknownConfigKeySuggestsTheKnownOne() throws {
+        let home = try Binary.configHome("calendars = ~/work.ics\ncolour = red\n")
+        let run = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": home, "HOME": "/home/x"])
+        #expect(run.status == 0)
+        let config = home + "/coolcal/config"
+        #expect(run.stderr == "coolcal: warning: \(config): line 1: unknown key 'calendars' ignored (did you mean 'calendar'?)\n"
+                + "coolcal: warning: \(config): line 2: unknown key 'colour' ignored\n")
+        #expect(run.stdout.contains("\ncalendar      (none)  (default)\n"))
     }
 
     /// A config file that is a FIFO is refused (78), not read until a writer comes.
@@ -139,7 +175,9 @@ import Testing
         #expect(try server(["--server", "http://flag.example/"], ["COOLCAL_SERVER": "http://env.example/"])
                 == ["value": "http://flag.example/", "source": "command line"])
         let timeout = try Binary.json(try Binary.run(["config", "--json"], env: ["COOLCAL_SERVER_TIMEOUT": "7"]).stdout)
-        #expect((timeout["http timeout"] as? [String: String]) == ["value": "7 s", "source": "COOLCAL_SERVER_TIMEOUT"])
+        #expect((timeout["server-timeout"] as? [String: String]) == ["value": "7 s", "source": "COOLCAL_SERVER_TIMEOUT"])
+        #expect((timeout["http timeout"] as? [String: String]) == ["value": "7 s", "source": "COOLCAL_SERVER_TIMEOUT"], "deprecated")
+        #expect(timeout["lock-timeout"] != nil && timeout["input-timeout"] != nil && timeout["lock timeout"] != nil)
     }
 
     @Test func defaultCalendarsComeFromTheConfig() throws {

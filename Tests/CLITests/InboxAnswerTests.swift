@@ -24,8 +24,11 @@ import Testing
         var env = f.env
         env["COOLCAL_STATE"] = f.state
         #expect(try Binary.run(["notify", "-"], stdin: message(MailAnswerTests.invitation()), env: env).status == 0)
+        func unread() throws -> Int? { try Binary.json(try Binary.run(["inbox", "--json"], env: env).stdout)["unread"] as? Int }
+        #expect(try unread() == 1)
         let accept = try Binary.run(["accept", "1", f.calendar], env: env)
         #expect(accept.status == 0, "\(accept.stderr)")
+        #expect(try unread() == 0, "answering marks it read (issue #46)")
         #expect(accept.stdout == "accepted: Project kickoff (id kickoff-9@example.org): added to \(f.calendar)\n"
                 + "  the organizer was not told: 'coolcal reply --accept --send 1' tells them (or 'reply = mail' in the config)\n")
         let comment = try Binary.run(["comment", "1", "Bringing the slides"], env: env)
@@ -44,6 +47,19 @@ import Testing
         let missing = try Binary.run(["accept", "7", f.calendar], env: env)
         #expect(missing.status == 66)
         #expect(missing.stderr == "coolcal: error: 7: no such file or directory, nor an invitation in the inbox with this number, id or UID\n")
+    }
+
+    /// Issue #46: an invitation answered by its file is marked read in the inbox too.
+    @Test func answeringTheFileMarksItsEntryRead() throws {
+        let f = try mail.files(MailAnswerTests.invitation())
+        var env = f.env
+        env["COOLCAL_STATE"] = f.state
+        #expect(try Binary.run(["notify", "-"], stdin: payload(13, "Dentist"), env: env).status == 0)
+        let invite = try Binary.temp("dentist.json", Data(payload(13, "Dentist").utf8))
+        func unread() throws -> Int? { try Binary.json(try Binary.run(["inbox", "--json"], env: env).stdout)["unread"] as? Int }
+        #expect(try unread() == 1)
+        #expect(try Binary.run(["decline", invite], env: env).status == 0)
+        #expect(try unread() == 0)
     }
 
     @Test func tentativeByMailRepliesToTheMessage() throws {
@@ -85,14 +101,15 @@ import Testing
             // Entry lines start with their number; the zone line and the unread count follow.
             let lines = text.split(separator: "\n")
             #expect(lines.suffix(2).first == "times in UTC")
+            // Number, unread mark (a space once read), answer mark, the title's first word.
             return lines.dropLast(2).map { line in
-                String(line.split(separator: " ", maxSplits: 3).prefix(3).joined(separator: " ")) + " "
-                    + String(line.split(separator: " ", maxSplits: 3)[3].prefix(while: { $0 != " " }))
+                String(line.prefix(6)) + String(line.dropFirst(6).prefix(while: { $0 != " " }))
             }
         }
-        #expect(try marks([], "en_US.UTF-8") == ["5 ● · Open", "4 ● ✎ Noted", "3 ● ? Maybe", "2 ● ✗ Declined", "1 ● ✓ Accepted"])
-        #expect(try marks([], "C") == ["5 * . Open", "4 * # Noted", "3 * ? Maybe", "2 * x Declined", "1 * + Accepted"])
-        #expect(try marks(["--unanswered"], "C") == ["5 * . Open", "4 * # Noted"])
+        // Answering (a comment too) marks an invitation read (issue #46).
+        #expect(try marks([], "en_US.UTF-8") == ["5 ● · Open", "4   ✎ Noted", "3   ? Maybe", "2   ✗ Declined", "1   ✓ Accepted"])
+        #expect(try marks([], "C") == ["5 * . Open", "4   # Noted", "3   ? Maybe", "2   x Declined", "1   + Accepted"])
+        #expect(try marks(["--unanswered"], "C") == ["5 * . Open", "4   # Noted"])
         let json = try Binary.json(try Binary.run(["inbox", "--json"], env: env).stdout)
         let entries = try #require(json["invitations"] as? [[String: Any]])
         #expect(entries.map { $0["answer"] as? String } == [nil, "commented", "tentative", "declined", "accepted"])

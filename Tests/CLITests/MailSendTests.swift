@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func replyOnAPushPayloadIsAWarning() throws {
-        let f = try mail.files(#"{"title": "Family Reunion", "start": "2026-08-20T08:00:00Z", "end": "2026-08-20T12:00:00Z", "id": 12}"#,
+        let f = try mail.files(#"{"title": "Family Reunion", "start": "2036-08-20T08:00:00Z", "end": "2036-08-20T12:00:00Z", "id": 12}"#,
                                name: "invite.json")
         var env = f.env
         env["COOLCAL_SENDMAIL"] = "/bin/false"

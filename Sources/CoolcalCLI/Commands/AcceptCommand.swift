@@ -3,20 +3,21 @@ import CoolcalSchedule
 import CoolcalAnswering
 import CoolcalModel
 
-/// `coolcal accept [--if-free] [--dry-run] [--tentative] INVITE [CAL...]`: writes
+/// `coolcal accept [--if-free] [--dry-run] [--tentative] [--create] INVITE [CAL...]`: writes
 /// into the first CAL (none: the config's `calendar` lines), through `AnswerCommand`;
 /// with `--if-free`, every CAL must be free in the buffered window.
 package struct AcceptCommand: CommandUnit, Equatable {
     package static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")
     package static let dryRun = Flag("dry-run", short: "n", help: "print the VEVENT that would be written; write nothing")
     package static let newOrganizer = Flag("new-organizer", help: "apply an update or cancellation whose ORGANIZER is not the stored event's (held as 'organizer changed' otherwise)")
+    package static let create = Flag("create", help: "create the first CAL when it is a file that does not exist (else exit 66)")
     package static let tentative = Flag("tentative", help: "accept tentatively: STATUS:TENTATIVE (your PARTSTAT=TENTATIVE for iTIP), recorded and sent as tentative")
 
     package static let spec = CommandSpec(
         name: "accept",
         usage: "coolcal accept [options] INVITE [CAL...]",
         summary: "write the invitation into the first calendar as a VEVENT, safely",
-        options: [ifFree.spec, dryRun.spec, tentative.spec, newOrganizer.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec] + SharedOptions.writing,
+        options: [ifFree.spec, dryRun.spec, tentative.spec, create.spec, newOrganizer.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec] + SharedOptions.writing,
         examples: [
             "coolcal accept invite.json ~/calendars/work.ics",
             "coolcal accept --tentative 12 ~/calendars/work.ics",
@@ -37,6 +38,8 @@ package struct AcceptCommand: CommandUnit, Equatable {
     package var reply = ReplyChoice.config
     /// `--new-organizer`: the organizer may change.
     package var newOrganizer = false
+    /// `--create`: a missing calendar file is created.
+    package var create = false
 
     package init(_ p: ParsedArguments) throws {
         guard !p.operands.isEmpty else { throw p.usage("missing an invitation (and calendars, unless the config names some)") }
@@ -50,11 +53,13 @@ package struct AcceptCommand: CommandUnit, Equatable {
         tentative = p.has(Self.tentative)
         reply = try ReplyChoice(p)
         newOrganizer = p.has(Self.newOrganizer)
+        create = p.has(Self.create)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
         var options = AnswerOptions(ifFree: ifFree, dryRun: dryRun, buffer: buffer)
         options.newOrganizer = newOrganizer
+        options.create = create
         return try AnswerCommand.answer(tentative ? .tentative : .accept, invite: invite, calendars: calendars,
                                          options: options, reply: reply, context: context)
     }

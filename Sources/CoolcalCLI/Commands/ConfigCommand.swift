@@ -29,6 +29,7 @@ package struct ConfigCommand: CommandUnit, Equatable {
     package func run(_ context: RunContext) throws -> ExitStatus {
         let report = ConfigReport(settings: try context.settings, common: common, buffer: buffer,
                                   environment: context.environment.variables, answers: try context.answers)
+        if let warning = report.treeWarning { context.diagnostics.warn(warning) }
         context.out.write(report.render(json: common.json))
         return .ok
     }
@@ -84,13 +85,27 @@ package struct ConfigReport {
 
     package func render(json: Bool) -> String {
         if json {
-            return JSONWriter.string(.object(rows.map {
-                ($0.key, .object([("value", .string($0.value)), ("source", .string($0.source))]))
+            // Each member named as the row; a renamed one also under its old name, deprecated.
+            let deprecated = Dictionary(uniqueKeysWithValues: SettingsTable.all.compactMap { key in key.deprecatedName.map { (key.name, $0) } })
+            return JSONWriter.string(.object(rows.flatMap { row in
+                let member = JSONValue.object([("value", .string(row.value)), ("source", .string(row.source))])
+                return [(row.key, member)] + (deprecated[row.key].map { [($0, member)] } ?? [])
             }))
         }
         return rows.map { row in
             row.key.padding(toLength: max(14, row.key.count + 1), withPad: " ", startingAt: 0) + row.value + "  (" + row.source + ")\n"
         }.joined() + (missing.map { $0 + "\n" } ?? "")
+    }
+
+    /// The first `calendar` line naming a folder of calendars (vdirsyncer's top folder):
+    /// read fine, but `merge` and `accept` write into the first calendar and refuse it.
+    package var treeWarning: String? {
+        guard let first = settings.config.calendars.first, case .tree(let subfolders)? = CalendarDirectory.probe(first),
+              let example = subfolders.first else { return nil }
+        let names = subfolders.map { URL(fileURLWithPath: $0).lastPathComponent }
+        return "calendar = \(first) holds \(subfolders.count) calendar\(subfolders.count == 1 ? "" : "s") in subfolders "
+            + "(\(names.joined(separator: ", "))): merge and accept write to the first calendar line and cannot write there; "
+            + "name one first, such as 'calendar = \(example)' (the others may follow)"
     }
 
     /// What a bare `coolcal merge -q` (the systemd unit, a cron line without operands)

@@ -6,8 +6,8 @@ import CoolcalSupport
 
 /// `coolcal events [--from T] [--to T] CAL...`: an agenda of any window.
 package struct EventsCommand: CommandUnit, Equatable {
-    package static let from = Option<TimeArgument>("from", value: "TIME", completion: .none, help: "window start: 2022-08-20T00:00:00Z, with an offset, or a date in --tz (default: today)")
-    package static let to = Option<TimeArgument>("to", value: "TIME", completion: .none, help: "window end, exclusive (default: one day after --from)")
+    package static let from = Option<TimeArgument>("from", value: "TIME", completion: .none, help: "window start: today, tomorrow, +Nd (days from today), a date or 2022-08-20T09:00 in --tz, or with an offset (default: today)")
+    package static let to = Option<TimeArgument>("to", value: "TIME", completion: .none, help: "window end, exclusive: as --from, but +Nd counts from --from (default: +1d)")
 
     package static let spec = CommandSpec(
         name: "events",
@@ -18,6 +18,7 @@ package struct EventsCommand: CommandUnit, Equatable {
         examples: [
             "coolcal events --from 2022-08-20T00:00:00Z --to 2022-08-21T00:00:00Z ~/cal.ics",
             "coolcal events --from 2022-08-20 --json work.ics",
+            "coolcal events --from tomorrow --to +7d ~/cal.ics",
         ])
 
     package var common: CommonOptions
@@ -45,33 +46,14 @@ package struct EventsCommand: CommandUnit, Equatable {
         return .ok
     }
 
+    /// `--from` (default today), words relative to today; `--to` (default one day
+    /// on), `+Nd` relative to `--from`, `today`/`tomorrow` to today.
     private func window(_ settings: Settings) throws -> TimeWindow {
         let zone = SystemZone(settings.zone)
-        let start = from?.instant(in: zone)
-            ?? zone.utcSeconds(of: zone.localFields(ofUTC: Int64(settings.now.timeIntervalSince1970)).dateOnly)
-        let end = to?.instant(in: zone) ?? zone.utcSeconds(of: zone.localFields(ofUTC: start).addingDays(1))
+        let today = zone.localFields(ofUTC: Int64(settings.now.timeIntervalSince1970)).dateOnly
+        let start = (from ?? TimeArgument.today).instant(in: zone, today: today, base: today)
+        let end = (to ?? TimeArgument.days(1)).instant(in: zone, today: today, base: zone.localFields(ofUTC: start))
         guard end > start else { throw UsageError("--to must be after --from", command: "events") }
         return TimeWindow(start: start, end: end)
-    }
-}
-
-/// `--from`/`--to`: an instant with an offset, or a date read in `--tz`.
-package struct TimeArgument: ArgumentValue, Equatable {
-    package var value: OccurrenceTime
-
-    package init?(argument: String) {
-        guard let value = try? InviteDate.parse(argument) else { return nil }
-        self.value = value
-    }
-
-    package static func invalid(_ text: String, option: String) -> String {
-        "--\(option) '\(text)' is not a date (2022-08-20) or a date-time with offset (2022-08-20T08:00:00Z)"
-    }
-
-    package func instant(in zone: ZoneRules) -> Int64 {
-        switch value {
-        case .instant(let s): return s
-        case .date(let d): return zone.utcSeconds(of: d)
-        }
     }
 }

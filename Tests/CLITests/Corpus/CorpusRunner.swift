@@ -74,7 +74,11 @@ enum CorpusRunner {
                 "\(what): used \(String(format: "%.2f", run.cpuSeconds)) s of CPU (bound \(cpuBound) s)")
         // Status and messages.
         #expect(run.status == row.status, "\(what): exit status \(run.status), expected \(row.status); stderr: \(run.stderr.prefix(500).debugDescription)")
-        #expect(row.stderr.matches(run.stderr, fill),
+        // The corpus's invitations are in 2022: `accept`'s warning that every instance
+        // ended (MissingCalendarTests checks it) is not what its rows are about.
+        let stderr = args.first == "accept" ? run.stderr.replacingOccurrences(of: "coolcal: warning: every instance ended before now\n", with: "")
+            : run.stderr
+        #expect(row.stderr.matches(stderr, fill),
                 "\(what): stderr \(run.stderr.prefix(1000).debugDescription), expected \(row.stderr)")
         #expect(row.stdout.matches(run.stdout, fill),
                 "\(what): stdout \(run.stdout.prefix(500).debugDescription), expected \(row.stdout)")

@@ -32,9 +32,11 @@ extension CorpusTests {
         .init(.none, .args(["events", "--from", "2022-08-20", "--to", "2022-08-20", "work.ics"]), 64,
               stderr: .usage("--to must be after --from", "events")),
         .init(.none, .args(["events", "--from", "2022-13-01", "work.ics"]), 64,
-              stderr: .usage("--from '2022-13-01' is not a date (2022-08-20) or a date-time with offset (2022-08-20T08:00:00Z)", "events")),
+              stderr: .usage("--from '2022-13-01' is not today, tomorrow, +Nd, a date (2022-08-20), a local date-time (2022-08-20T09:00) "
+                     + "or one with an offset (2022-08-20T08:00:00Z)", "events")),
         .init(.none, .args(["events", "--to", "10000-01-01", "work.ics"]), 64,
-              stderr: .usage("--to '10000-01-01' is not a date (2022-08-20) or a date-time with offset (2022-08-20T08:00:00Z)", "events")),
+              stderr: .usage("--to '10000-01-01' is not today, tomorrow, +Nd, a date (2022-08-20), a local date-time (2022-08-20T09:00) "
+                     + "or one with an offset (2022-08-20T08:00:00Z)", "events")),
         .init(.none, .args(["events", "--from"]), 64, stderr: .usage("option '--from' needs a value (TIME)", "events")),
         // The whole representable range: bounded, and the weekly series ends at 2582 with a warning.
         .init(.none, .args(["events", "--from", "0001-01-01", "--to", "9999-12-31", "work.ics"]), 0,

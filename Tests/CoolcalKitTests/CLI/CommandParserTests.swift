@@ -42,8 +42,19 @@ import Testing
         let reply = try parsed(["reply", "--tentative", "--comment", "maybe", "x.ics"], as: ReplyCommand.self)
         #expect(reply.partstat == "TENTATIVE" && reply.comment == "maybe")
         let events = try parsed(["events", "--from", "2022-08-20", "--to", "2022-08-21T00:00:00Z"], as: EventsCommand.self)
-        #expect(events.from?.value == .date(CivilDateTime(year: 2022, month: 8, day: 20)))
-        #expect(events.to?.value == .instant(1_661_040_000))
+        #expect(events.from == .local(CivilDateTime(year: 2022, month: 8, day: 20)))
+        #expect(events.to == .instant(1_661_040_000))
+        // Issue #46: window words and a local date-time.
+        let words = try parsed(["events", "--from", "Tomorrow", "--to", "+7d"], as: EventsCommand.self)
+        #expect(words.from == .tomorrow && words.to == .days(7))
+        #expect(try parsed(["events", "--from", "today"], as: EventsCommand.self).from == .today)
+        #expect(try parsed(["events", "--from", "2022-08-20T09:30"], as: EventsCommand.self).from
+                == .local(CivilDateTime(year: 2022, month: 8, day: 20, hour: 9, minute: 30)))
+        #expect(try parsed(["events", "--from", "2022-08-20T09:30:15"], as: EventsCommand.self).from
+                == .local(CivilDateTime(year: 2022, month: 8, day: 20, hour: 9, minute: 30, second: 15)))
+        for bad in ["+d", "-1d", "+2w", "2022-08-20T9:30", "2022-08-20T24:00", "yesterday"] {
+            #expect(throws: UsageError.self) { try parsed(["events", "--from", bad], as: EventsCommand.self) }
+        }
         #expect(try parsed(["inbox", "open", "3"], as: InboxCommand.self).open == "3")
         #expect(try parsed(["completions", "fish"], as: CompletionsCommand.self).shell == .fish)
     }
@@ -97,7 +108,8 @@ import Testing
         (["conflicts", "--suggest", "0", "a", "b"], "--suggest needs a number from 1 to 100, not '0'", "conflicts"),
         (["conflicts", "--hours", "9-5", "a", "b"], "--hours '9-5' is not a range like 09:00-18:00", "conflicts"),
         (["merge", "--spool", "s", "--policy", "maybe", "a"], "--policy must be one of accept-if-free, accept-all, decline-busy, report, not 'maybe'", "merge"),
-        (["events", "--from", "tomorrow"], "--from 'tomorrow' is not a date (2022-08-20) or a date-time with offset (2022-08-20T08:00:00Z)", "events"),
+        (["events", "--from", "yesterday"], "--from 'yesterday' is not today, tomorrow, +Nd, a date (2022-08-20), a local date-time "
+            + "(2022-08-20T09:00) or one with an offset (2022-08-20T08:00:00Z)", "events"),
         (["inbox", "open"], "inbox takes nothing, or 'open N'", "inbox"),
     ] as [([String], String, String?)])
     func usageErrors(_ args: [String], _ message: String, _ command: String?) {
