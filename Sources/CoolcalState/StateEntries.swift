@@ -61,6 +61,9 @@ public struct InboxEntry: Equatable, Sendable {
     public var dismissed = false
     /// Its latest answer was recorded but not mailed to its organizer (an iTIP invitation).
     public var untold = false
+    /// The calendar it was found pending in (issue 49: a scheduling server put it there);
+    /// nil for one that came only by mail or push.
+    public var foundIn: String? = nil
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
     /// dismissed: what `inbox --unanswered` lists and `review` walks.
