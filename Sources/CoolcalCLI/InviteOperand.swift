@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalInvite
+import CoolcalModel
 import CoolcalState
 import CoolcalSupport
 
@@ -40,6 +41,12 @@ package enum InviteOperand {
     /// The invitation an inbox entry keeps, with the e-mail headers it arrived with
     /// (so a mail reply has its `In-Reply-To`).
     package static func open(_ entry: InboxEntry, _ context: RunContext) throws -> InvitationFile {
+        // Found only in a calendar (issue 49): its payload is the stored copy, not an
+        // invitation; answering it would write the event anew instead of editing it.
+        if let calendar = entry.foundIn, entry.mail == nil {
+            throw UsageError("inbox \(entry.number) was found pending in calendar \(calendar), not received: answering it in place "
+                             + "is not built yet; answer it in your calendar program", command: nil)
+        }
         var file = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: try context.settings.zone,
                                          acceptingReplies: true)
         if file.invite.mail == nil { file.invite.mail = entry.mail }

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// `merge --calendar-invitations` on a vdirsyncer-style tree (issue 49): the invitations a
+/// scheduling server put straight into Bob's calendar are found pending, held by the trust
+/// rules that apply without mail, recorded in the inbox with the calendar they live in,
+/// and decided once per version.
+@Suite struct CalendarInvitationMergeTests {
+    static let bob = "bob@example.com"
+
+    /// `yyyyMMdd'T'HHmmss'Z'` of now plus `days` days, at `hour` UTC.
+    static func stamp(days: Int, hour: Int) -> String {
+        let day = Date().addingTimeInterval(Double(days) * 86_400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let c = calendar.dateComponents([.year, .month, .day], from: day)
+        return String(format: "%04d%02d%02dT%02d0000Z", c.year ?? 0, c.month ?? 0, c.day ?? 0, hour)
+    }
+
+    static func item(_ uid: String, organizer: String?, partstat: String?, start: String, end: String, summary: String) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Server//EN", "BEGIN:VEVENT", "UID:\(uid)",
+                     "DTSTAMP:20260101T000000Z", "DTSTART:\(start)", "DTEND:\(end)", "SUMMARY:\(summary)"]
+        if let organizer { lines.append("ORGANIZER:mailto:\(organizer)") }
+        if organizer != nil {
+            lines.append("ATTENDEE;PARTSTAT=ACCEPTED:mailto:\(organizer ?? "")")
+            lines.append("ATTENDEE" + (partstat.map { ";PARTSTAT=\($0)" } ?? "") + ":mailto:\(bob)")
+        }
+        return (lines + ["END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    struct Tree {
+        let root: String
+        var calendars: String { root + "/calendars" }
+        var work: String { calendars + "/fastmail/work" }
+
+        func put(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: work + "/" + name))
+        }
+
+        func merge(_ extra: [String] = [], env: [String: String] = [:]) throws -> Run {
+            try Binary.run(["merge", "--json", "--me", CalendarInvitationMergeTests.bob, "--state", root + "/state"] + extra
+                           + [calendars + "/fastmail"], env: env)
+        }
+
+        func outcomes(_ run: Run) throws -> [String: String] {
+            let list = try Binary.json(run.stdout)["outcomes"] as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as? String ?? "", $0["outcome"] as? String ?? "") })
+        }
+    }
+
+    /// Olga is known (an event of hers Bob accepted, long past); her plan overlaps Bob's own
+    /// meeting; a stranger's pending event overlaps Olga's lunch, which is otherwise free.
+    func tree() throws -> Tree {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-calinv-\(UUID().uuidString)").path
+        let t = Tree(root: root)
+        try FileManager.default.createDirectory(atPath: t.work, withIntermediateDirectories: true)
+        typealias C = CalendarInvitationMergeTests
+        try t.put("known.ics", C.item("known-1", organizer: "olga@example.com", partstat: "ACCEPTED",
+                                      start: "20200303T100000Z", end: "20200303T110000Z", summary: "Old review"))
+        try t.put("own.ics", C.item("own-1", organizer: nil, partstat: nil, start: C.stamp(days: 10, hour: 9),
+                                    end: C.stamp(days: 10, hour: 11), summary: "My own meeting"))
+        try t.put("plan.ics", C.item("plan-1", organizer: "olga@example.com", partstat: "NEEDS-ACTION",
+                                     start: C.stamp(days: 10, hour: 10), end: C.stamp(days: 10, hour: 12), summary: "Plan"))
+        try t.put("lunch.ics", C.item("lunch-1", organizer: "olga@example.com", partstat: nil,
+                                      start: C.stamp(days: 12, hour: 12), end: C.stamp(days: 12, hour: 13), summary: "Lunch"))
+        try t.put("spam.ics", C.item("spam-1", organizer: "spammer@example.net", partstat: "NEEDS-ACTION",
+                                     start: C.stamp(days: 12, hour: 11), end: C.stamp(days: 12, hour: 14), summary: "Buy now"))
+        try t.put("answered.ics", C.item("answered-1", organizer: "olga@example.com", partstat: "ACCEPTED",
+                                         start: C.stamp(days: 20, hour: 10), end: C.stamp(days: 20, hour: 11), summary: "Done"))
+        return t
+    }
+
+    @Test func pendingOnesAreRecordedHeldOnesFreeAndEachVersionOnce() throws {
+        let t = try tree()
+        defer { try? FileManager.default.removeItem(atPath: t.root) }
+        let first = try t.merge(["--calendar-invitations"])
+        #expect(first.status == 0, "\(first.stderr)")
+        // Plan overlaps my own meeting; the stranger's is held, so Lunch beside it is free.
+        #expect(try t.outcomes(first) == ["plan-1": "busy", "lunch-1": "free", "spam-1": "held"])
+        let list = try Binary.json(first.stdout)["outcomes"] as? [[String: Any]] ?? []
+        #expect(list.first { $0["id"] as? String == "spam-1" }?["held"] as? String == "unknown sender")
+        #expect(list.first { $0["id"] as? String == "plan-1" }?["name"] as? String == "[in fastmail/work]")
+
+        let inbox = try Binary.run(["inbox", "--json", "--state", t.root + "/state"])
+        let entries = try Binary.json(inbox.stdout)["invitations"] as? [[String: Any]] ?? []
+        #expect(Set(entries.map { $0["id"] as? String ?? "" }) == ["plan-1", "lunch-1", "spam-1"])
+        #expect(entries.allSatisfy { $0["found_in"] as? String == "fastmail/work" && $0["kind"] as? String == "invitation" })
+        #expect(entries.first { $0["id"] as? String == "spam-1" }?["held"] as? String == "unknown sender")
+        let text = try Binary.run(["inbox", "--state", t.root + "/state"])
+        #expect(text.stdout.contains("Plan  ") && text.stdout.contains("[in fastmail/work]"), "\(text.stdout)")
+
+        // Not answered in place yet: refused, the calendar untouched.
+        let planNumber = entries.first { $0["id"] as? String == "plan-1" }?["number"] as? Int ?? 0
+        let before = try Data(contentsOf: URL(fileURLWithPath: t.work + "/plan.ics"))
+        let accept = try Binary.run(["accept", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
+                                     String(planNumber), t.calendars + "/fastmail/work"])
+        #expect(accept.status == 64, "\(accept.stderr)")
+        #expect(accept.stderr.contains("found pending in calendar fastmail/work"), "\(accept.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: t.work + "/plan.ics")) == before)
+        // `conflicts N` reads the stored copy: Plan against my own meeting, itself left out.
+        let conflicts = try Binary.run(["conflicts", "--json", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
+                                        String(planNumber), t.calendars + "/fastmail"])
+        let found = try Binary.json(conflicts.stdout)["conflicts"] as? [[String: Any]] ?? []
+        #expect(found.map { $0["uid"] as? String } == ["own-1"], "\(conflicts.stdout) \(conflicts.stderr)")
+        // Nothing new: nothing said again.
+        let second = try t.merge(["--calendar-invitations"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try t.outcomes(second).isEmpty)
+        // The server moved Plan (same SEQUENCE): it comes back, now free.
+        typealias C = CalendarInvitationMergeTests
+        try t.put("plan.ics", C.item("plan-1", organizer: "olga@example.com", partstat: "NEEDS-ACTION",
+                                     start: C.stamp(days: 11, hour: 15), end: C.stamp(days: 11, hour: 16), summary: "Plan"))
+        let third = try t.merge(["--calendar-invitations"])
+        #expect(try t.outcomes(third) == ["plan-1": "free"])
+    }
+
+    @Test func offByDefaultAndTheConfigKeyTurnsItOn() throws {
+        let t = try tree()
+        defer { try? FileManager.default.removeItem(atPath: t.root) }
+        // Without a spool nor the option: nothing to do is a usage error, as before.
+        let off = try t.merge()
+        #expect(off.status == 64, "\(off.stderr)")
+        let config = try Binary.configHome("calendar-invitations = yes\n")
+        let on = try t.merge(env: ["XDG_CONFIG_HOME": config])
+        #expect(on.status == 0, "\(on.stderr)")
+        #expect(try t.outcomes(on).count == 3)
+        let shown = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": config])
+        #expect(shown.stdout.contains("calendar-invitations yes  (config file)"), "\(shown.stdout)")
+        let bad = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": try Binary.configHome("calendar-invitations = maybe\n")])
+        #expect(bad.status == 78, "\(bad.stderr)")
+    }
+}
