@@ -16,6 +16,9 @@ package enum AnswerCommand {
     package static func answer(_ kind: AnswerKind, invite operand: String, calendars: [String],
                                options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
                                context: RunContext) throws -> ExitStatus {
+        if kind.partstat != nil, let found = try InviteOperand.foundInCalendar(operand, context) {
+            return try answerFound(kind, entry: found, calendars: calendars, options: options, context: context)
+        }
         let (file, entry) = try InviteOperand.openWithEntry(operand, context)
         var options = options
         let asked = Self.asked(file, try context.settings)
@@ -30,6 +33,9 @@ package enum AnswerCommand {
                                options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
                                context: RunContext) throws -> ExitStatus {
         context.note("answering inbox \(entry.number) (id \(entry.id))")
+        if kind.partstat != nil, entry.foundIn != nil, entry.mail == nil {
+            return try answerFound(kind, entry: entry, calendars: calendars, options: options, context: context)
+        }
         var options = options
         let file = try InviteOperand.open(entry, context)
         let asked = Self.asked(file, try context.settings)
@@ -37,6 +43,17 @@ package enum AnswerCommand {
         let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
         if reply.withheldForRSVP(try context.settings, held: entry.held != nil, asked: asked) { context.say("  (\(MergeText.noReplyAsked))") }
         return status
+    }
+
+    /// An invitation found pending in a calendar, answered in place (`FoundAnswer`); no
+    /// calendar named: the config's `calendar` lines.
+    private static func answerFound(_ kind: AnswerKind, entry: InboxEntry, calendars: [String], options: AnswerOptions,
+                                    context: RunContext) throws -> ExitStatus {
+        let operands = try context.settings.calendarOperands(calendars, command: context.common.command ?? "accept",
+                                                             missing: "the calendar it was found in")
+        let outcome = try FoundAnswer.answer(kind, entry: entry, calendars: operands, comment: nil, store: try context.answers)
+        context.say(AnswerText.found(outcome))
+        return .ok
     }
 
     /// False when my ATTENDEE says `RSVP=FALSE`: the organizer asked for no answer.

@@ -61,7 +61,7 @@ package struct InPlaceAnswer {
     /// The UID of a VEVENT block (its own, unfolded), nil when it has none.
     static func uid(of block: [UInt8]) -> String? {
         let unfolded = String(decoding: ContentLines.unfolded(block), as: UTF8.self)
-        for line in unfolded.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where line.uppercased().hasPrefix("UID") {
+        for line in unfolded.split(whereSeparator: \.isNewline) where line.uppercased().hasPrefix("UID") {
             let rest = line.dropFirst(3)
             guard let colon = rest.firstIndex(of: ":"), rest.first == ":" || rest.first == ";" else { continue }
             return String(rest[rest.index(after: colon)...])

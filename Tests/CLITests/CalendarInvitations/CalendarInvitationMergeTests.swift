@@ -23,7 +23,8 @@ import Testing
         if let organizer { lines.append("ORGANIZER:mailto:\(organizer)") }
         if organizer != nil {
             lines.append("ATTENDEE;PARTSTAT=ACCEPTED:mailto:\(organizer ?? "")")
-            lines.append("ATTENDEE" + (partstat.map { ";PARTSTAT=\($0)" } ?? "") + ":mailto:\(bob)")
+            lines.append("ATTENDEE" + (partstat.map { ";PARTSTAT=\($0)" } ?? "") + (partstat == "NEEDS-ACTION" ? ";RSVP=TRUE" : "")
+                         + ":mailto:\(bob)")
         }
         return (lines + ["END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n")
     }
@@ -89,14 +90,35 @@ import Testing
         let text = try Binary.run(["inbox", "--state", t.root + "/state"])
         #expect(text.stdout.contains("Plan  ") && text.stdout.contains("[in fastmail/work]"), "\(text.stdout)")
 
-        // Not answered in place yet: refused, the calendar untouched.
+        // Answered in place: only my PARTSTAT (RSVP gone) and DTSTAMP change; `reply = mail`
+        // mails nothing (the server tells the organizer).
         let planNumber = entries.first { $0["id"] as? String == "plan-1" }?["number"] as? Int ?? 0
-        let before = try Data(contentsOf: URL(fileURLWithPath: t.work + "/plan.ics"))
+        let before = try String(contentsOfFile: t.work + "/plan.ics", encoding: .utf8)
+        let script = "#!/bin/sh\ncat >> '\(t.root)/sendmail.log'\n"
+        try Data(script.utf8).write(to: URL(fileURLWithPath: t.root + "/sendmail"))
+        chmod(t.root + "/sendmail", 0o755)
+        let replyMail = try Binary.configHome("reply = mail\n")
         let accept = try Binary.run(["accept", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
-                                     String(planNumber), t.calendars + "/fastmail/work"])
-        #expect(accept.status == 64, "\(accept.stderr)")
-        #expect(accept.stderr.contains("found pending in calendar fastmail/work"), "\(accept.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: t.work + "/plan.ics")) == before)
+                                     String(planNumber), t.calendars + "/fastmail"],
+                                    env: ["XDG_CONFIG_HOME": replyMail, "COOLCAL_SENDMAIL": t.root + "/sendmail"])
+        #expect(accept.status == 0, "\(accept.stderr)")
+        #expect(accept.stdout == "accepted: Plan: your PARTSTAT set in \(t.work)/plan.ics (found in fastmail/work)\n", "\(accept.stdout)")
+        let after = try String(contentsOfFile: t.work + "/plan.ics", encoding: .utf8)
+        let changed = zip(before.components(separatedBy: "\r\n"), after.components(separatedBy: "\r\n")).filter { $0 != $1 }
+        #expect(changed.map(\.0) == ["DTSTAMP:20260101T000000Z", "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:bob@example.com"])
+        #expect(changed.map(\.1).last == "ATTENDEE;PARTSTAT=ACCEPTED:mailto:bob@example.com")
+        #expect(changed.first?.1.hasPrefix("DTSTAMP:") == true && changed.first?.1.hasSuffix("Z") == true)
+        #expect(before.components(separatedBy: "\r\n").count == after.components(separatedBy: "\r\n").count)
+        #expect(!FileManager.default.fileExists(atPath: t.root + "/sendmail.log"), "nothing mailed")
+        // Declining keeps the event, at DECLINED.
+        let lunchNumber = entries.first { $0["id"] as? String == "lunch-1" }?["number"] as? Int ?? 0
+        let decline = try Binary.run(["decline", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
+                                      String(lunchNumber), t.calendars + "/fastmail"])
+        #expect(decline.status == 0, "\(decline.stderr)")
+        #expect(try String(contentsOfFile: t.work + "/lunch.ics", encoding: .utf8).contains("ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.com"))
+        let answered = try Binary.json(Binary.run(["inbox", "--json", "--state", t.root + "/state"]).stdout)["invitations"] as? [[String: Any]] ?? []
+        #expect(answered.first { $0["id"] as? String == "plan-1" }?["answer"] as? String == "accepted")
+        #expect(answered.first { $0["id"] as? String == "lunch-1" }?["answer"] as? String == "declined")
         // `conflicts N` reads the stored copy: Plan against my own meeting, itself left out.
         let conflicts = try Binary.run(["conflicts", "--json", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
                                         String(planNumber), t.calendars + "/fastmail"])
