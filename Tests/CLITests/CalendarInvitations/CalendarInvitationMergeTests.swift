@@ -110,12 +110,15 @@ import Testing
         #expect(changed.first?.1.hasPrefix("DTSTAMP:") == true && changed.first?.1.hasSuffix("Z") == true)
         #expect(before.components(separatedBy: "\r\n").count == after.components(separatedBy: "\r\n").count)
         #expect(!FileManager.default.fileExists(atPath: t.root + "/sendmail.log"), "nothing mailed")
-        // Declining keeps the event, at DECLINED.
+        // Declining keeps the event, at DECLINED; --reply mails an iMIP REPLY to Olga explicitly.
         let lunchNumber = entries.first { $0["id"] as? String == "lunch-1" }?["number"] as? Int ?? 0
-        let decline = try Binary.run(["decline", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
-                                      String(lunchNumber), t.calendars + "/fastmail"])
+        let decline = try Binary.run(["decline", "--reply", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
+                                      String(lunchNumber), t.calendars + "/fastmail"], env: ["COOLCAL_SENDMAIL": t.root + "/sendmail"])
         #expect(decline.status == 0, "\(decline.stderr)")
         #expect(try String(contentsOfFile: t.work + "/lunch.ics", encoding: .utf8).contains("ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.com"))
+        let mailed = (try? String(contentsOfFile: t.root + "/sendmail.log", encoding: .utf8)) ?? ""
+        #expect(mailed.contains("To: olga@example.com") || mailed.contains("To: <olga@example.com>"), "\(mailed)")
+        #expect(mailed.contains("METHOD:REPLY") && mailed.contains("PARTSTAT=DECLINED"), "\(mailed)")
         let answered = try Binary.json(Binary.run(["inbox", "--json", "--state", t.root + "/state"]).stdout)["invitations"] as? [[String: Any]] ?? []
         #expect(answered.first { $0["id"] as? String == "plan-1" }?["answer"] as? String == "accepted")
         #expect(answered.first { $0["id"] as? String == "lunch-1" }?["answer"] as? String == "declined")
