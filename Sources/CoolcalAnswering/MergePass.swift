@@ -34,6 +34,8 @@ struct MergePass {
     let known: KnownSenders
     /// `--policy report`: what each message would do to the calendar.
     let preview: ReportPreview?
+    /// Invitations found in the calendars and held: free time here (`IgnoreReason.held`).
+    let heldInCalendars: Set<String>
 
     init(run: MergeRun, items: [SpoolItem]) throws {
         let settings = run.store.settings
@@ -64,6 +66,7 @@ struct MergePass {
         let state = run.policy == .report ? nil : try run.store.open()
         let inbox = try state ?? run.store.open()
         server = try run.store.server()
+        heldInCalendars = try inbox.calendarInvitations.heldUIDs()
         // Into the inbox, all in one transaction, before any is answered. An update of a
         // stored event goes in once decided (`answer`): a forgery must not replace the
         // organizer's invitation there.
@@ -122,7 +125,9 @@ struct MergePass {
         let settings = run.store.settings
         let invite = file.invite
         let window = check.finder.window(for: invite)
-        let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
+        var occurrences = check.reader.expand(calendars, in: window)
+        for i in occurrences.indices where heldInCalendars.contains(occurrences[i].uid ?? "") { occurrences[i].heldForYou = true }
+        let report = check.report(invite, occurrences + acceptedThisRun)
         let accept = run.policy == .acceptAll || report.free
         // An update of a stored event (asked before this message's own write).
         let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false

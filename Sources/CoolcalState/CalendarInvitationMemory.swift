@@ -13,6 +13,17 @@ public struct CalendarInvitationMemory {
         }
     }
 
+    /// The UIDs of the invitations found in calendars that are held for the person and not
+    /// answered: free time for every other invitation's conflict check (`IgnoreReason.held`).
+    public func heldUIDs() throws -> Set<String> {
+        try database.transaction(.deferred) {
+            Set(try database.prepare("""
+                SELECT id FROM invitations WHERE found_in IS NOT NULL AND held IS NOT NULL AND dismissed = 0
+                AND id NOT IN (SELECT invite_id FROM responses WHERE answer IN ('accepted', 'declined', 'tentative'))
+                """).rows { $0.text(0) ?? "" })
+        }
+    }
+
     /// Remembers this version as decided.
     public func remember(_ key: String, inviteID: String, calendar: String, at date: Date) throws {
         try database.transaction {

@@ -94,7 +94,7 @@ package struct MergeCommand: CommandUnit, Equatable {
             }
             if let invite = item.invite, let notice = MergeText.notice(item) { notices?.add(invite, notice) }
         }
-        let failure = spoolDirectory == nil ? nil : try run.run(listed: { listed = true }, report: say)
+        // The calendars first: what they hold for the person is free time for the spool's.
         if inCalendars {
             var scan = CalendarInvitationScan(store: run.store, calendars: operands)
             scan.policy = run.policy
@@ -102,6 +102,7 @@ package struct MergeCommand: CommandUnit, Equatable {
             listed = true
             try scan.run(report: say)
         }
+        let failure = spoolDirectory == nil ? nil : try run.run(listed: { listed = true }, report: say)
         // What `process` parked (a calendar locked at delivery time, a config then broken) is answered now.
         let parked = ParkedMessages(stateDirectory: settings.stateDirectory)
         var parkedFailure: Error?

@@ -154,4 +154,25 @@ import Testing
         let bad = try Binary.run(["config"], env: ["XDG_CONFIG_HOME": try Binary.configHome("calendar-invitations = maybe\n")])
         #expect(bad.status == 78, "\(bad.stderr)")
     }
+
+    /// A mailed invitation over the time of a held one found in the calendar is free.
+    @Test func aHeldOneIsFreeForTheSpoolsInvitations() throws {
+        let t = try tree()
+        defer { try? FileManager.default.removeItem(atPath: t.root) }
+        typealias C = CalendarInvitationMergeTests
+        try t.put("spam2.ics", C.item("spam-2", organizer: "spammer@example.net", partstat: "NEEDS-ACTION",
+                                      start: C.stamp(days: 14, hour: 9), end: C.stamp(days: 14, hour: 12), summary: "Buy more"))
+        let spool = t.root + "/spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        let invite = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//Mail//EN", "METHOD:REQUEST", "BEGIN:VEVENT",
+                      "UID:mailed-1", "DTSTAMP:20260101T000000Z", "SEQUENCE:0", "DTSTART:\(C.stamp(days: 14, hour: 10))",
+                      "DTEND:\(C.stamp(days: 14, hour: 11))", "SUMMARY:Review", "ORGANIZER:mailto:olga@example.com",
+                      "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:\(C.bob)", "END:VEVENT", "END:VCALENDAR", ""]
+        try Data(invite.joined(separator: "\r\n").utf8).write(to: URL(fileURLWithPath: spool + "/review.ics"))
+        let run = try Binary.run(["merge", "--json", "--calendar-invitations", "--me", C.bob, "--state", t.root + "/state",
+                                  "--spool", spool, t.work])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try t.outcomes(run) == ["plan-1": "busy", "lunch-1": "free", "spam-1": "held", "spam-2": "held",
+                                        "mailed-1": "accepted"], "\(run.stdout)")
+    }
 }
