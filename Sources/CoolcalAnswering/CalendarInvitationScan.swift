@@ -67,17 +67,45 @@ package struct CalendarInvitationScan {
                 item.write = heldOutcome
             }
             if let state {
-                let payload = Self.location(of: found.calendar, in: locations).flatMap { CalendarCopy.text(uid: found.uid, at: $0) } ?? ""
+                let location = Self.location(of: found.calendar, in: locations)
+                let payload = location.flatMap { CalendarCopy.text(uid: found.uid, at: $0) } ?? ""
                 var summary = invite.summary
                 summary.foundIn = found.calendar
                 try state.together {
                     try state.recordInvitation(summary, payload: payload, at: settings.now)
                     try state.senders.markHeld(id: summary.id, heldOutcome?.heldReason)
-                    try state.calendarInvitations.remember(found.rememberedKey, inviteID: summary.id, calendar: found.calendar,
-                                                           at: settings.now)
                 }
+                // The policy answers it in place; a write that fails leaves it pending, not remembered.
+                if heldOutcome == nil, let kind = decision(free: conflicts.free), let location {
+                    do {
+                        let written = try InPlaceAnswer(writer: settings.writer, me: settings.me)
+                            .answer(uid: found.uid, at: location, partstat: kind.partstat ?? "ACCEPTED",
+                                    stamp: FoundAnswer.stamp(settings.now), comment: nil)
+                        if case .edited = written {
+                            try state.recordAnswer(kind.answer, for: summary, comment: nil, at: settings.now, queueFor: nil)
+                            item.outcome = kind == .accept ? .accepted : .declined
+                        }
+                    } catch where error is WriteError {
+                        settings.diagnostics.warn("\(item.name) \(found.uid): not answered, left pending: \(error)")
+                        report(item)
+                        continue
+                    }
+                }
+                try state.calendarInvitations.remember(found.rememberedKey, inviteID: summary.id, calendar: found.calendar, at: settings.now)
             }
             report(item)
+        }
+    }
+
+    /// What the policy does with an unheld pending invitation: accept it (accept-all, or
+    /// accept-if-free when free), decline it (decline-busy when busy), or nothing (report,
+    /// or busy under accept-if-free: it waits for the person).
+    func decision(free: Bool) -> AnswerKind? {
+        switch policy {
+        case .acceptAll: return .accept
+        case .acceptIfFree: return free ? .accept : nil
+        case .declineBusy: return free ? .accept : .decline
+        case .report: return nil
         }
     }
 

@@ -76,8 +76,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: t.root) }
         let first = try t.merge(["--calendar-invitations"])
         #expect(first.status == 0, "\(first.stderr)")
-        // Plan overlaps my own meeting; the stranger's is held, so Lunch beside it is free.
-        #expect(try t.outcomes(first) == ["plan-1": "busy", "lunch-1": "free", "spam-1": "held"])
+        // Plan overlaps my own meeting; the stranger's is held, so Lunch beside it is free and
+        // accepted by the policy (accept-if-free), in place.
+        #expect(try t.outcomes(first) == ["plan-1": "busy", "lunch-1": "accepted", "spam-1": "held"])
+        #expect(try String(contentsOfFile: t.work + "/lunch.ics", encoding: .utf8).contains("ATTENDEE;PARTSTAT=ACCEPTED:mailto:bob@example.com"))
         let list = try Binary.json(first.stdout)["outcomes"] as? [[String: Any]] ?? []
         #expect(list.first { $0["id"] as? String == "spam-1" }?["held"] as? String == "unknown sender")
         #expect(list.first { $0["id"] as? String == "plan-1" }?["name"] as? String == "[in fastmail/work]")
@@ -110,18 +112,20 @@ import Testing
         #expect(changed.first?.1.hasPrefix("DTSTAMP:") == true && changed.first?.1.hasSuffix("Z") == true)
         #expect(before.components(separatedBy: "\r\n").count == after.components(separatedBy: "\r\n").count)
         #expect(!FileManager.default.fileExists(atPath: t.root + "/sendmail.log"), "nothing mailed")
-        // Declining keeps the event, at DECLINED; --reply mails an iMIP REPLY to Olga explicitly.
-        let lunchNumber = entries.first { $0["id"] as? String == "lunch-1" }?["number"] as? Int ?? 0
+        // Declining keeps the event, at DECLINED; --reply mails an iMIP REPLY explicitly.
+        let spamNumber = entries.first { $0["id"] as? String == "spam-1" }?["number"] as? Int ?? 0
         let decline = try Binary.run(["decline", "--reply", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
-                                      String(lunchNumber), t.calendars + "/fastmail"], env: ["COOLCAL_SENDMAIL": t.root + "/sendmail"])
+                                      String(spamNumber), t.calendars + "/fastmail"], env: ["COOLCAL_SENDMAIL": t.root + "/sendmail"])
         #expect(decline.status == 0, "\(decline.stderr)")
-        #expect(try String(contentsOfFile: t.work + "/lunch.ics", encoding: .utf8).contains("ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.com"))
+        #expect(try String(contentsOfFile: t.work + "/spam.ics", encoding: .utf8)
+            .contains("ATTENDEE;PARTSTAT=DECLINED:mailto:bob@example.com"))
         let mailed = (try? String(contentsOfFile: t.root + "/sendmail.log", encoding: .utf8)) ?? ""
-        #expect(mailed.contains("To: olga@example.com") || mailed.contains("To: <olga@example.com>"), "\(mailed)")
+        #expect(mailed.contains("To: spammer@example.net") || mailed.contains("To: <spammer@example.net>"), "\(mailed)")
         #expect(mailed.contains("METHOD:REPLY") && mailed.contains("PARTSTAT=DECLINED"), "\(mailed)")
         let answered = try Binary.json(Binary.run(["inbox", "--json", "--state", t.root + "/state"]).stdout)["invitations"] as? [[String: Any]] ?? []
         #expect(answered.first { $0["id"] as? String == "plan-1" }?["answer"] as? String == "accepted")
-        #expect(answered.first { $0["id"] as? String == "lunch-1" }?["answer"] as? String == "declined")
+        #expect(answered.first { $0["id"] as? String == "lunch-1" }?["answer"] as? String == "accepted")
+        #expect(answered.first { $0["id"] as? String == "spam-1" }?["answer"] as? String == "declined")
         // `conflicts N` reads the stored copy: Plan against my own meeting, itself left out.
         let conflicts = try Binary.run(["conflicts", "--json", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state",
                                         String(planNumber), t.calendars + "/fastmail"])
@@ -131,12 +135,12 @@ import Testing
         let second = try t.merge(["--calendar-invitations"])
         #expect(second.status == 0, "\(second.stderr)")
         #expect(try t.outcomes(second).isEmpty)
-        // The server moved Plan (same SEQUENCE): it comes back, now free.
+        // The server moved Plan (same SEQUENCE) and reset my PARTSTAT: it comes back, now free, accepted.
         typealias C = CalendarInvitationMergeTests
         try t.put("plan.ics", C.item("plan-1", organizer: "olga@example.com", partstat: "NEEDS-ACTION",
                                      start: C.stamp(days: 11, hour: 15), end: C.stamp(days: 11, hour: 16), summary: "Plan"))
         let third = try t.merge(["--calendar-invitations"])
-        #expect(try t.outcomes(third) == ["plan-1": "free"])
+        #expect(try t.outcomes(third) == ["plan-1": "accepted"])
     }
 
     @Test func offByDefaultAndTheConfigKeyTurnsItOn() throws {
@@ -172,7 +176,7 @@ import Testing
         let run = try Binary.run(["merge", "--json", "--calendar-invitations", "--me", C.bob, "--state", t.root + "/state",
                                   "--spool", spool, t.work])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try t.outcomes(run) == ["plan-1": "busy", "lunch-1": "free", "spam-1": "held", "spam-2": "held",
+        #expect(try t.outcomes(run) == ["plan-1": "busy", "lunch-1": "accepted", "spam-1": "held", "spam-2": "held",
                                         "mailed-1": "accepted"], "\(run.stdout)")
     }
 }
