@@ -49,13 +49,13 @@ package enum AnswerCommand {
     /// calendar named: the config's `calendar` lines. `reply = mail` does not mail it (a
     /// scheduling server tells the organizer: two replies otherwise), `--reply` does; where
     /// the event says `SCHEDULE-AGENT=CLIENT`, the mail rules apply.
-    private static func answerFound(_ kind: AnswerKind, entry: InboxEntry, calendars: [String], reply: ReplyChoice,
-                                    context: RunContext) throws -> ExitStatus {
+    package static func answerFound(_ kind: AnswerKind, entry: InboxEntry, calendars: [String], reply: ReplyChoice,
+                                    comment: String? = nil, context: RunContext) throws -> ExitStatus {
         let settings = try context.settings
         let mail = reply == .always || (FoundAnswer.clientScheduled(entry, me: settings.me) && reply.mails(settings, held: entry.held != nil))
         let operands = try context.settings.calendarOperands(calendars, command: context.common.command ?? "accept",
                                                              missing: "the calendar it was found in")
-        let outcome = try FoundAnswer.answer(kind, entry: entry, calendars: operands, comment: nil, mail: mail, store: try context.answers)
+        let outcome = try FoundAnswer.answer(kind, entry: entry, calendars: operands, comment: comment, mail: mail, store: try context.answers)
         context.say(AnswerText.found(outcome))
         return .ok
     }

@@ -179,4 +179,24 @@ import Testing
         #expect(try t.outcomes(run) == ["plan-1": "busy", "lunch-1": "accepted", "spam-1": "held", "spam-2": "held",
                                         "mailed-1": "accepted"], "\(run.stdout)")
     }
+
+    /// `reply --tentative N` answers in place in the config's calendars, its comment a COMMENT.
+    @Test func replyTentativeAnswersInPlaceWithAComment() throws {
+        let t = try tree()
+        defer { try? FileManager.default.removeItem(atPath: t.root) }
+        #expect(try t.merge(["--calendar-invitations"]).status == 0)
+        let entries = try Binary.json(Binary.run(["inbox", "--json", "--state", t.root + "/state"]).stdout)["invitations"] as? [[String: Any]] ?? []
+        let plan = String(entries.first { $0["id"] as? String == "plan-1" }?["number"] as? Int ?? 0)
+        let config = try Binary.configHome("calendar = \(t.calendars)/fastmail\n")
+        let printed = try Binary.run(["reply", "--tentative", "--mail", "--me", CalendarInvitationMergeTests.bob, "--state", t.root + "/state", plan],
+                                     env: ["XDG_CONFIG_HOME": config])
+        #expect(printed.status == 64, "\(printed.stderr)")
+        let reply = try Binary.run(["reply", "--tentative", "--comment", "Maybe, if the train is on time", "--me", CalendarInvitationMergeTests.bob,
+                                    "--state", t.root + "/state", plan], env: ["XDG_CONFIG_HOME": config])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        #expect(reply.stdout == "tentatively accepted: Plan: your PARTSTAT set in \(t.work)/plan.ics (found in fastmail/work)\n")
+        let text = try String(contentsOfFile: t.work + "/plan.ics", encoding: .utf8)
+        #expect(text.contains("ATTENDEE;PARTSTAT=TENTATIVE:mailto:bob@example.com\r\nCOMMENT:Maybe\\, if the train is on time\r\nEND:VEVENT"), "\(text)")
+        #expect(text.contains("SEQUENCE") == false && !text.contains("SCHEDULE-STATUS"))
+    }
 }
