@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalCalDAV
 import CoolcalModel
 import CoolcalWriting
 
@@ -8,7 +9,8 @@ import CoolcalWriting
 /// the VEVENTs of that UID in a VCALENDAR of their own.
 enum CalendarCopy {
     /// Nil when no file at `location` holds the UID (it vanished since it was read).
-    static func text(uid: String, at location: CalendarLocation) -> String? {
+    /// `settings`: for a CalDAV collection, whose resource holding the UID is fetched.
+    static func text(uid: String, at location: CalendarLocation, settings: AnswerSettings) -> String? {
         switch location {
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
@@ -20,8 +22,9 @@ enum CalendarCopy {
             return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//coolcal//calendar copy//EN\r\n" + parts.joined() + "END:VCALENDAR\r\n"
         case .vdir(let path):
             return item(uid: uid, in: path, depth: 2)
-        case .remote:
-            return nil
+        case .remote(let url):
+            let client = try? CalDAVClient(calendar: url, environment: settings.environment, diagnostics: settings.diagnostics)
+            return (try? client?.find(uid: uid)).flatMap { $0 }.map { String(decoding: $0.data, as: UTF8.self) }
         }
     }
 

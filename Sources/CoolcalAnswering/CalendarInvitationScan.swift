@@ -68,7 +68,7 @@ package struct CalendarInvitationScan {
             }
             if let state {
                 let location = Self.location(of: found.calendar, in: locations)
-                let payload = location.flatMap { CalendarCopy.text(uid: found.uid, at: $0) } ?? ""
+                let payload = location.flatMap { CalendarCopy.text(uid: found.uid, at: $0, settings: settings) } ?? ""
                 var summary = invite.summary
                 summary.foundIn = found.calendar
                 try state.together {

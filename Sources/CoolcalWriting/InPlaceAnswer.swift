@@ -35,27 +35,31 @@ package struct InPlaceAnswer {
             }
             path = found
         case .remote(let url):
-            throw WriteError(kind: .io, path: CalendarLocation.redact(url), message: "answering a CalDAV calendar in place is not built yet")
+            return try answerRemote(uid: uid, url: url, partstat: partstat, stamp: stamp, comment: comment)
         }
         let (real, lock) = try writer.lockFile(path)
         defer { lock.unlock() }
         let existing = try AtomicFile.replaceable(real)
         let data = try Data(contentsOf: URL(fileURLWithPath: real))
-        let bytes = Array(data)
-        let text = CalendarText(bytes: data)
-        let cuts = text.candidateBlocks(uid: uid, marker: nil).filter { Self.uid(of: Array(bytes[$0])) == uid }.compactMap { range in
-            PendingAnswerEdit.answer(Array(bytes[range]), me: me, partstat: partstat, stamp: stamp, comment: comment).map { (range, $0) }
+        guard let edited = Self.edited(data, uid: uid, me: me, partstat: partstat, stamp: stamp, comment: comment) else {
+            return .notPending(path)
         }
-        guard !cuts.isEmpty else { return .notPending(path) }
-        guard let splice = Splice(base: data, cuts: cuts) else {
-            throw WriteError(kind: .io, path: path, message: "overlapping edits; nothing written")
-        }
-        let edited = splice.data
         try CalendarWriter.verify(edited, has: uid, file: path)
         try AtomicFile.write(edited, to: real, keeping: existing, unchanged: {
             (try? Data(contentsOf: URL(fileURLWithPath: real))) == data
         })
         return .edited(path)
+    }
+
+    /// `data` with every block of UID `uid` where I am pending answered; nil when none is.
+    static func edited(_ data: Data, uid: String, me: [String], partstat: String, stamp: String, comment: String?) -> Data? {
+        let bytes = Array(data)
+        let text = CalendarText(bytes: data)
+        let cuts = text.candidateBlocks(uid: uid, marker: nil).filter { Self.uid(of: Array(bytes[$0])) == uid }.compactMap { range in
+            PendingAnswerEdit.answer(Array(bytes[range]), me: me, partstat: partstat, stamp: stamp, comment: comment).map { (range, $0) }
+        }
+        guard !cuts.isEmpty else { return nil }
+        return Splice(base: data, cuts: cuts)?.data
     }
 
     /// The UID of a VEVENT block (its own, unfolded), nil when it has none.
