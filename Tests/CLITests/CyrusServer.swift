@@ -66,8 +66,14 @@ final class CyrusServer {
         }
         try Self.run("/bin/chown", ["-R", "cyrus:mail", d])
         chmod(d, 0o755)
-        server = try ServerProcess(home: home, port: http, executable: Self.master,
-                                   arguments: ["-C", d + "/imapd.conf", "-M", d + "/cyrus.conf", "-p", d + "/master.pid"])
+        // Through python3 only to give master the plain process a shell would: the signals the
+        // test runner's children inherit blocked unblocked, and a common limit on open files
+        // (Cyrus closes every possible descriptor when it forks a service).
+        let unblocked = "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+            + "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)); os.execv(sys.argv[1], sys.argv[1:])"
+        server = try ServerProcess(home: home, port: http, executable: "/usr/bin/python3",
+                                   arguments: ["-c", unblocked, Self.master, "-C", d + "/imapd.conf", "-M", d + "/cyrus.conf",
+                                               "-p", d + "/master.pid"])
         imapPort = imap
         let deadline = Date().addingTimeInterval(20)
         while !ServerProcess.accepts(imap) {
@@ -101,6 +107,11 @@ final class CyrusServer {
         guard !stopped else { return }
         stopped = true
         let children = Self.descendants(of: server.pid)
+        // SIGTERM first: master stops its services and exits (its signals are unblocked);
+        // whatever is left after two seconds is killed.
+        kill(server.pid, SIGTERM)
+        let calm = Date().addingTimeInterval(2)
+        while server.isRunning && Date() < calm { Thread.sleep(forTimeInterval: 0.02) }
         server.stop()
         for pid in children { kill(pid, SIGKILL) }
         let deadline = Date().addingTimeInterval(5)

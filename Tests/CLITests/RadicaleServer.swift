@@ -16,6 +16,7 @@ final class ServerProcess {
     private let process: Process
     /// Its process id (`CyrusServer` finds the services it forked).
     var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
     /// Starts `arguments` (which should listen on `port`) and waits up to `wait`
     /// seconds until a TCP connection succeeds.
