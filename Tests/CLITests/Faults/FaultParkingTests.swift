@@ -35,7 +35,7 @@ import Testing
         d.calendar = folder + "/cal.ics"
         let message = D.invitation("nodir@example.org")
         let run = try d.deliver(message)
-        try parkedThenAnsweredOnce(d, uid: "nodir@example.org", message: message, run: run, reason: "does not exist") {
+        try parkedThenAnsweredOnce(d, uid: "nodir@example.org", message: message, run: run, reason: "no such file (process never creates the calendar it writes") {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             try D.writeCalendar(d.calendar)
         }

@@ -82,6 +82,8 @@ import Testing
             chmod(s.calendar, 0o444)
         case "the calendar's directory missing":
             s.calendar = root + "/missing/cal.ics"
+        case "the calendar file missing":
+            try? FileManager.default.removeItem(atPath: s.calendar)
         case "the state not a database":
             try FileManager.default.createDirectory(atPath: s.state, withIntermediateDirectories: true)
             try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: s.state + "/state.db"))

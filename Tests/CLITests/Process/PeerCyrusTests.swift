@@ -77,7 +77,19 @@ import Testing
         func deliver(_ file: String, args: [String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Binary.path)
-            process.arguments = ["process", "--json"] + args.map { $0.hasPrefix("~/") ? root + "/" + $0.dropFirst(2) : $0 }
+            let operands = args.map { $0.hasPrefix("~/") ? root + "/" + $0.dropFirst(2) : $0 }
+            // A Cyrus user's calendar always exists; coolcal never creates the one it writes.
+            let configured = (try? String(contentsOfFile: root + "/.config/coolcal/config", encoding: .utf8))?
+                .split(separator: "\n").compactMap { line -> String? in
+                    let pair = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard pair.count == 2, pair[0] == "calendar" else { return nil }
+                    return pair[1].hasPrefix("~/") ? root + "/" + pair[1].dropFirst(2) : pair[1]
+                } ?? []
+            for cal in operands + configured where cal.hasSuffix(".ics") && !FileManager.default.fileExists(atPath: cal) {
+                try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//Cyrus//EN\r\nEND:VCALENDAR\r\n".utf8)
+                    .write(to: URL(fileURLWithPath: cal))
+            }
+            process.arguments = ["process", "--json"] + operands
             process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8", "HOME": root,
                                    "XDG_CONFIG_HOME": root + "/.config", "COOLCAL_STATE": root + "/state",
                                    "COOLCAL_SENDMAIL": "/bin/true"]
