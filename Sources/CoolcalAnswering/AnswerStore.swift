@@ -50,7 +50,7 @@ package struct AnswerStore {
     /// `mail`: the REPLY to mail as well (`--reply`), queued with the answer.
     @discardableResult
     package func record(_ answer: Answer, for invite: Invite, comment: String? = nil, mail: MailReply? = nil) throws -> RecordedAnswer {
-        let store = try open()
+        let store = try self.open()
         let server = try server()
         let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: server)
         diagnostics.note("\(store.databasePath): recorded \(answer.method) for \(invite.id.text)"

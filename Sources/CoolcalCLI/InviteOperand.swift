@@ -34,7 +34,7 @@ package enum InviteOperand {
     package static func openWithEntry(_ operand: String, _ context: RunContext) throws -> (file: InvitationFile, entry: InboxEntry?) {
         let zone = try context.settings.zone
         guard let entry = try inboxEntry(operand, context) else { return (try InviteLoader.open(operand, floatingZone: zone), nil) }
-        return (try open(entry, context), entry)
+        return (try Self.open(entry, context), entry)
     }
 
     /// The invitation an inbox entry keeps, with the e-mail headers it arrived with

@@ -8,7 +8,7 @@ public protocol TextSink: AnyObject {
 }
 
 extension TextSink {
-    public func write(bytes: Data) { write(String(decoding: bytes, as: UTF8.self)) }
+    public func write(bytes: Data) { self.write(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// Collects output in memory.

@@ -26,7 +26,7 @@ public enum InviteLoader {
     /// The invitation and, for an iTIP file, the message behind it (for writing the
     /// organizer's event as sent, and for replies).
     public static func open(_ path: String, floatingZone: TimeZone) throws -> InvitationFile {
-        try open(try data(path), name: InputFile.displayName(path), floatingZone: floatingZone)
+        try Self.open(try data(path), name: InputFile.displayName(path), floatingZone: floatingZone)
     }
 
     /// The bytes of an invitation file, standard input (`-`), a pipe, FIFO, socket or

@@ -31,8 +31,7 @@ package enum MissingSpool {
            now.timeIntervalSince(said) < quiet, said <= now {
             return false
         }
-        try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? SystemCalls.makeDirectories(stateDirectory, 0o700)
         try? AtomicFile.write(Data((absolute + "\n").utf8), to: stamp, keeping: nil, syncingDirectory: false)
         try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: stamp)
         return true

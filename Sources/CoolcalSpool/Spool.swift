@@ -56,7 +56,7 @@ public struct Spool {
             let target = item.failed ? failed : done
             if !targets.contains(target) {
                 do {
-                    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+                    try SystemCalls.makeDirectories(target, 0o777)
                 } catch {
                     throw WriteError(kind: .cannotCreate, path: target, message: "cannot create the directory")
                 }

@@ -51,7 +51,7 @@ public final class StateStore {
             return
         }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        try? SystemCalls.makeDirectories(parent, 0o777)
         // Another coolcal may create it between the check and mkdir: EEXIST is fine.
         do throws(SystemCallError) { try SystemCalls.mkdir(path, 0o700) } catch where error.errno != .fileExists {
             throw StateError.errno(error, path: path, doing: "cannot create the state directory")

@@ -111,7 +111,7 @@ public enum InputFile {
 
     /// All of `path`, at most `limit` bytes (`InputTooLarge` as soon as more arrive).
     public static func read(_ path: String, limit: Int, accepting: Accepting) throws -> Data {
-        try open(path, accepting: accepting).readAll(limit: limit)
+        try Self.open(path, accepting: accepting).readAll(limit: limit)
     }
 }
 

@@ -3,7 +3,7 @@
 public enum JSONWriter {
     public static func string(_ value: JSONValue, pretty: Bool = true) -> String {
         var out = ""
-        write(value, indent: pretty ? 0 : nil, into: &out)
+        Self.write(value, indent: pretty ? 0 : nil, into: &out)
         return out + "\n"
     }
 
@@ -16,13 +16,13 @@ public enum JSONWriter {
         case .string(let s): quote(s, into: &out)
         case .array(let items):
             container("[", "]", items.count, indent, &out) { i, level, out in
-                write(items[i], indent: level, into: &out)
+                Self.write(items[i], indent: level, into: &out)
             }
         case .object(let pairs):
             container("{", "}", pairs.count, indent, &out) { i, level, out in
                 quote(pairs[i].0, into: &out)
                 out += level == nil ? ":" : ": "
-                write(pairs[i].1, indent: level, into: &out)
+                Self.write(pairs[i].1, indent: level, into: &out)
             }
         }
     }

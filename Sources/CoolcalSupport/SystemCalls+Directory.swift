@@ -54,4 +54,18 @@ extension SystemCalls {
             }
         }
     }
+
+    /// `mkdir -p`: `path` and each missing directory above it made with `mode` (which
+    /// the umask filters); one that exists already is fine. A `path` that exists and is
+    /// no directory throws `EEXIST`, as `mkdir(2)` would.
+    package static func makeDirectories(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+        var made = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") where component != "." {
+            made += "/" + component
+            do { try mkdir(made, mode) } catch where error.errno == .fileExists {}
+        }
+        guard FileStatus.of(path)?.kind == .directory else {
+            throw SystemCallError(call: "mkdir", path: path, errno: .fileExists)
+        }
+    }
 }

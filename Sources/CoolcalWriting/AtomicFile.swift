@@ -82,7 +82,7 @@ public enum AtomicFile {
     /// `newMode`: a new file's exact mode (a state file's 0600) instead of 0644.
     public static func write(_ data: Data, to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
                              unchanged: () throws -> Bool = { true }, syncingDirectory: Bool = true) throws {
-        try write(to: path, keeping: existing, newMode: newMode, unchanged: unchanged, syncingDirectory: syncingDirectory) { emit in
+        try Self.write(to: path, keeping: existing, newMode: newMode, unchanged: unchanged, syncingDirectory: syncingDirectory) { emit in
             try data.withUnsafeBytes { try emit($0) }
         }
     }

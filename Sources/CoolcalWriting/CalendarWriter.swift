@@ -24,7 +24,7 @@ public struct CalendarWriter {
     /// The file is read through the pre-filter for `window` (what `check` sees of it).
     package func write(change: CalendarChange, to location: CalendarLocation, window: TimeWindow,
                check: (ICalCalendar) throws -> Void = { _ in }) throws -> WriteOutcome {
-        try write(changes: [change], to: location, window: window, check: check)[0]
+        try self.write(changes: [change], to: location, window: window, check: check)[0]
     }
 
     /// Applies `changes` in order, reading and writing the calendar once for all of
