@@ -44,6 +44,9 @@ package struct AnswerSettings {
     /// Config `trusted-authserv`: the authserv-ids of the user's own mail server, whose
     /// topmost `Authentication-Results` `dmarc=fail` holds a message.
     package var trustedAuthserv: [String] = []
+    /// A moment as warnings show it to a person: the command line's local form (the
+    /// formatter `conflicts` uses, `Mar 2, 2026, 1:00 AM`); UTC until it is set.
+    package var showTime: (Int64) -> String = { OccurrenceTime.instant($0).jsonString }
     /// More instances than this in one day is a rule no person meant (or a flood).
     package static let maxInstancesADay = 24
 

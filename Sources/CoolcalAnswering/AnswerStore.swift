@@ -103,7 +103,7 @@ package struct AnswerStore {
     private func warnAboutWaiting(_ store: StateStore, longerThan age: TimeInterval) throws {
         let waiting = try store.outbox().filter { $0.state != .failed && settings.now.timeIntervalSince($0.createdAt) > age }
         guard let oldest = waiting.min(by: { $0.createdAt < $1.createdAt }) else { return }
-        let since = OccurrenceTime.instant(Int64(oldest.createdAt.timeIntervalSince1970)).jsonString
+        let since = settings.showTime(Int64(oldest.createdAt.timeIntervalSince1970))
         let last = oldest.lastError.map { "; last: \($0)" } ?? ""
         diagnostics.warn("\(waiting.count) answer\(waiting.count == 1 ? " has" : "s have") waited in the outbox for more than "
                          + "\(Int(age / 3600)) hours (the oldest since \(since)\(last)); 'coolcal outbox' lists them")

@@ -53,6 +53,7 @@ package enum AnswerCommand {
                                                               missing: "a calendar to write to")
         }
         var answered = true
+        let dates = DateText(style: try context.settings.style)
         try Answering.answer(kind, file: file, calendars: calendars, options: options, store: try context.answers) { outcome in
             answered = outcome.answered
             if case .preview(let text) = outcome, let text { context.out.write(text) }
@@ -61,7 +62,7 @@ package enum AnswerCommand {
                 context.say(AnswerText.declinedHeld(invite, held))
                 return
             }
-            for line in AnswerText.lines(outcome) { context.say(line) }
+            for line in AnswerText.lines(outcome, dates: dates) { context.say(line) }
             let replyMail = (try? context.settings.replyMail) ?? false
             if let line = untold(kind, outcome, file: file, options: options, entry: entry, replyMail: replyMail) { context.say(line) }
         }

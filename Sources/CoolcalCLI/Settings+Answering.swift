@@ -1,6 +1,8 @@
 import Foundation
 import CoolcalAnswering
 import CoolcalMail
+import CoolcalModel
+import CoolcalOutput
 import CoolcalSupport
 import CoolcalWriting
 
@@ -14,6 +16,10 @@ extension Settings {
         settings.acceptFrom = acceptFrom
         settings.name = config.name
         settings.trustedAuthserv = setting(SettingsTable.trustedAuthserv).values
+        settings.showTime = { [self] in
+            let dates = DateText(style: style)
+            return dates.at(.instant($0)) + " in " + dates.zoneName
+        }
         return settings
     }
 

@@ -5,9 +5,10 @@ import CoolcalWriting
 
 /// An answer's outcome in words: the lines `accept`, `decline`, `comment`, `review` and
 /// `notify` print (`accepted: Title (id X): added to work.ics`), or the text `--dry-run`
-/// previews.
+/// previews. Times are local (`dates`, as `conflicts` shows them), and a list of them
+/// ends naming the zone.
 package enum AnswerText {
-    package static func lines(_ outcome: AnswerOutcome) -> [String] {
+    package static func lines(_ outcome: AnswerOutcome, dates: DateText) -> [String] {
         switch outcome {
         case .accepted(let verb, let invite, let write, let target):
             let what = invite.isCancellation && write == .unchanged
@@ -17,8 +18,9 @@ package enum AnswerText {
             let n = report.conflicts.count
             return ["not accepted: \(PrintableText.title(invite.title))\(idNote(invite)): \(n) conflict\(n == 1 ? "" : "s") in the window"]
                 + report.conflicts.map { c in
-                    "  \(c.occurrence.start.jsonString)  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
+                    "  \(dates.range(start: c.occurrence.start, end: c.occurrence.end))  \(c.occurrence.summary ?? "(no title)")  [\(c.occurrence.calendar)]"
                 }
+                + (report.conflicts.isEmpty ? [] : ["  " + dates.zoneLine])
         case .held(let invite, let reason, let detail, let target):
             return ["held: \(PrintableText.title(invite.title))\(idNote(invite)): \(reason.rawValue): \(detail); \(target.shown) unchanged"]
         case .preview:

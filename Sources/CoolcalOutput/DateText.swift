@@ -58,6 +58,18 @@ package struct DateText {
         }
     }
 
+    /// One time (a start, a moment) as `range` writes the start of a range:
+    /// `Dec 10, 2026, 11:30 AM`, with its offset when the wall clock shows it twice
+    /// (`Oct 25, 2026, 2:30 AM +02`); a date is the date and `(all day)`.
+    package func at(_ t: OccurrenceTime) -> String {
+        guard case .instant(let s) = t else { return range(start: t, end: t) }
+        // The date and time joined as the range formatter joins them across days (a
+        // single date would read `Mar 3, 2031 at 10:20 AM`).
+        let marks = ZoneMarks(zone: style.zone)
+        let text = Self.gregorian(days, date(s), date(s)) + ", " + clock.string(from: date(s))
+        return clean(offsetsAlways || marks.ambiguous(s) ? text + " " + marks.offsetText(s) : text)
+    }
+
     /// A short range for notifications: `8/20/22, 8:00 – 12:00 PM`.
     package func short(start: OccurrenceTime, end: OccurrenceTime) -> String {
         let f = DateIntervalFormatter()
@@ -126,6 +138,9 @@ package struct DateText {
 
     /// What text output says once about its zone: `times in Europe/Berlin`.
     package var zoneLine: String { ZoneMarks(zone: style.zone).line }
+
+    /// The zone's name alone, for a one-line message: `Europe/Berlin`.
+    package var zoneName: String { ZoneMarks(zone: style.zone).name }
 
     /// The day view's heading on each day change: `Tue, Dec 1`.
     package func day(_ s: Int64) -> String {

@@ -7,25 +7,31 @@ import CoolcalWriting
 
 /// What `merge` did with each invitation in words: a line per invitation, or with
 /// `--json` one document at the end (`{"spool", "outcomes": [...]}`); and the notes
-/// the spool keeps (`done/NAME.outcome`).
+/// the spool keeps (`done/NAME.outcome`). A line's times are local (`DateText`, as
+/// `conflicts` shows them); the JSON's and the notes' are UTC (machine lines).
 package struct MergeText {
     package let json: Bool
+    /// The output zone's formatter, for the lines.
+    package let dates: DateText
     private var outcomes: [JSONValue] = []
 
-    package init(json: Bool) {
+    package init(json: Bool, dates: DateText) {
         self.json = json
+        self.dates = dates
     }
 
     /// The line for `item`; nil with `--json` (it goes into the document).
     package mutating func add(_ item: MergeItem) -> String? {
-        let detail = Self.detail(item)
         guard json else {
             let word = Self.word(item)
             let padded = word.padding(toLength: max(9, word.count), withPad: " ", startingAt: 0)
             // A held one says why in a word and where the person finds it (`detail` in JSON says more).
-            let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? detail
-            return item.invite.map { "\(padded) \(item.name)  \(PrintableText.title($0.title))  \($0.start.jsonString)  (\(said))" } ?? "\(padded) \(item.name)"
+            let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? Self.detail(item, dates: dates)
+            return item.invite.map {
+                "\(padded) \(item.name)  \(PrintableText.title($0.title))  \(dates.at($0.start))  (\(said))"
+            } ?? "\(padded) \(item.name)"
         }
+        let detail = Self.detail(item, dates: nil)
         var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(Self.word(item)))]
         if let invite = item.invite {
             fields += [
@@ -79,23 +85,24 @@ package struct MergeText {
 
     /// The desktop notification's line for an answered invitation (`merge --notify`);
     /// nil for one that failed or was a cancellation.
-    package static func notice(_ item: MergeItem) -> String? {
+    package func notice(_ item: MergeItem) -> String? {
         guard item.invite != nil, item.conflicts != nil else { return nil }
-        return "\(item.outcome.rawValue): \(detail(item))"
+        return "\(item.outcome.rawValue): \(Self.detail(item, dates: dates))"
     }
 
     /// What is said of an invitation after its outcome: its conflicts and what was
     /// written (`1 conflict; written to work.ics`), what a cancellation did, or why it
-    /// could not be read.
-    package static func detail(_ item: MergeItem) -> String {
-        let said = plainDetail(item)
+    /// could not be read. The conflicts' starts are local with `dates` (a line, a
+    /// notification), UTC without (the JSON's `detail`).
+    package static func detail(_ item: MergeItem, dates: DateText?) -> String {
+        let said = plainDetail(item, dates)
         return item.noReplyAsked ? said + "; " + noReplyAsked : said
     }
 
     /// Said of an answer not mailed because my ATTENDEE says `RSVP=FALSE`.
     package static let noReplyAsked = "no reply: the organizer asked for none, RSVP=FALSE"
 
-    private static func plainDetail(_ item: MergeItem) -> String {
+    private static func plainDetail(_ item: MergeItem, _ dates: DateText?) -> String {
         if let error = item.error { return error }
         if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
         if let invite = item.invite, invite.isCounter || invite.isDeclineCounter { return counterDetail(item, invite) }
@@ -112,7 +119,9 @@ package struct MergeText {
         var detail = "\(n) conflict\(n == 1 ? "" : "s")"
         if !item.busyWith.isEmpty {
             // Named: what the person would move or decline for it.
-            let named = item.busyWith.map { "\(PrintableText.title($0.title.isEmpty ? "(no title)" : $0.title, limit: 60)) \($0.start.jsonString)" }
+            let named = item.busyWith.map {
+                "\(PrintableText.title($0.title.isEmpty ? "(no title)" : $0.title, limit: 60)) \(dates?.at($0.start) ?? $0.start.jsonString)"
+            }
             detail += ": " + named.joined(separator: ", ") + (n > named.count ? ", +\(n - named.count) more" : "")
         }
         if item.outcome == .busy && !item.reportOnly { detail += "; not accepted" }

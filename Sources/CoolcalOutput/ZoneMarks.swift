@@ -39,5 +39,8 @@ package struct ZoneMarks {
 
     /// What text output says once: `times in Europe/Berlin` (Foundation calls UTC
     /// `GMT`; the reader asked for UTC).
-    package var line: String { "times in " + (zone.identifier == "GMT" ? "UTC" : zone.identifier) }
+    package var line: String { "times in " + name }
+
+    /// The zone's name as the reader gave it: `Europe/Berlin`, `UTC`.
+    package var name: String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
 }

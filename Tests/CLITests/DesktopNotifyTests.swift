@@ -213,7 +213,7 @@ import Testing
                                  env: ["DBUS_SESSION_BUS_ADDRESS": desk.address, "TZ": "America/Los_Angeles"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try desk.waitDisplayed(1))
-        #expect(desk.notifyCalls.contains("string \"Family Reunion\"\n   string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\ntimes in America/Los_Angeles\nbusy: 2 conflicts: On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted\"\n   array [\n   ]"),
+        #expect(desk.notifyCalls.contains("string \"Family Reunion\"\n   string \"8/20/22, 9:00\u{202F}AM\u{2009}–\u{2009}1:00\u{202F}PM\ntimes in America/Los_Angeles\nbusy: 2 conflicts: On-call handover (moved) Aug 20, 2022, 10:30\u{202F}AM, Team offsite planning Aug 20, 2022, 1:30\u{202F}PM; not accepted\"\n   array [\n   ]"),
                 "\(desk.notifyCalls)")
         // Without a bus (cron): nothing said.
         try FileManager.default.copyItem(atPath: Binary.sample("invite-free.json"), toPath: spool + "/b-dentist.json")

@@ -39,10 +39,11 @@ import Testing
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "busy      a-reunion.json  Family Reunion  2022-08-20T16:00:00Z  (3 conflicts: Breakfast with Sam 2022-08-20T13:30:00Z, On-call handover (moved) 2022-08-20T17:30:00Z, Team offsite planning 2022-08-20T20:30:00Z; not accepted)",
-            "accepted  b-dentist.json  Dentist  2022-08-23T16:00:00Z  (0 conflicts; written to \(s.calendar))",
-            "busy      c-dentist2.json  Dentist 2  2022-08-23T16:30:00Z  (1 conflict: Dentist 2022-08-23T16:00:00Z; not accepted)",
+            "busy      a-reunion.json  Family Reunion  Aug 20, 2022, 4:00\u{202F}PM  (3 conflicts: Breakfast with Sam Aug 20, 2022, 1:30\u{202F}PM, On-call handover (moved) Aug 20, 2022, 5:30\u{202F}PM, Team offsite planning Aug 20, 2022, 8:30\u{202F}PM; not accepted)",
+            "accepted  b-dentist.json  Dentist  Aug 23, 2022, 4:00\u{202F}PM  (0 conflicts; written to \(s.calendar))",
+            "busy      c-dentist2.json  Dentist 2  Aug 23, 2022, 4:30\u{202F}PM  (1 conflict: Dentist Aug 23, 2022, 4:00\u{202F}PM; not accepted)",
             "failed    d-bad.json",
+            "times in UTC",
         ])
         #expect(run.stderr == "coolcal: warning: \(s.spool)/d-bad.json: neither a JSON push payload, an iCalendar invitation (BEGIN:VCALENDAR) nor an e-mail message (not valid JSON: invalid value at line 1, column 1)\n")
         #expect(listing(s.spool) == [

@@ -75,17 +75,28 @@ package struct MergeCommand: CommandUnit, Equatable {
         run.buffer = buffer
         // `-q`: queued answers are told once they have waited a day.
         run.patience = common.quiet ? 86_400 : nil
-        var text = MergeText(json: common.json)
+        var text = MergeText(json: common.json, dates: DateText(style: settings.style))
         // With --json, one document once the spool is listed, whatever happens then.
         var listed = false
-        defer { if common.json && listed { context.out.write(text.document(spoolDirectory)) } }
+        // Text that showed a time names its zone once, at the end.
+        var timed = false
+        defer {
+            if common.json && listed { context.out.write(text.document(spoolDirectory)) }
+            if timed { context.out.write(text.dates.zoneLine + "\n") }
+        }
         let notices = notify ? DesktopNotices() : nil
         let say = { (item: MergeItem) in
             if let line = text.add(item) {
                 // With -q only what needs a person is printed.
-                if common.quiet && item.needsAPerson { context.out.write(PrintableText.clean(line) + "\n") } else { context.say(line) }
+                if common.quiet && item.needsAPerson {
+                    context.out.write(PrintableText.clean(line) + "\n")
+                    timed = timed || item.invite != nil
+                } else {
+                    context.say(line)
+                    timed = timed || (item.invite != nil && !common.quiet)
+                }
             }
-            if let invite = item.invite, let notice = MergeText.notice(item) { notices?.add(invite, notice) }
+            if let invite = item.invite, let notice = text.notice(item) { notices?.add(invite, notice) }
         }
         let failure = try run.run(listed: { listed = true }, report: say)
         // What `process` parked (a calendar locked at delivery time, a config then broken), in every place, is answered now.

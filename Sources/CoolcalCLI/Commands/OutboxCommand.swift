@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalModel
+import CoolcalOutput
 import CoolcalState
 import CoolcalSupport
 import CoolcalRSVP
@@ -59,14 +60,21 @@ package struct OutboxCommand: CommandUnit, Equatable {
             out.write("The outbox is empty.\n")
             return .ok
         }
+        // `next` is a local time, as `conflicts` shows times; the lines then name the zone.
+        let dates = DateText(style: try context.settings.style)
+        var timed = false
         for e in entries {
             var line = "\(e.state.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(e.method) \(e.inviteID)"
             line += "  attempts \(e.attempts)"
             if e.channel == .mail { line += "  by mail" }
-            if e.state == .queued, let next = e.nextAttemptAt { line += "  next \(Self.time(next))" }
+            if e.state == .queued, let next = e.nextAttemptAt {
+                line += "  next \(dates.at(.instant(Int64(next.timeIntervalSince1970.rounded(.up)))))"
+                timed = true
+            }
             if let error = e.lastError { line += "  last: \(error)" }
             out.write(PrintableText.clean(line, keepNewlines: false) + "\n")
         }
+        if timed { out.write(dates.zoneLine + "\n") }
         let failed = entries.filter { $0.state == .failed }.count
         if failed > 0 {
             out.write("\(failed) failed: not sent again by themselves; 'coolcal outbox retry' queues \(failed == 1 ? "it" : "them") again\n")

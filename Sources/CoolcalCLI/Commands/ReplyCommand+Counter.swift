@@ -3,6 +3,7 @@ import CoolcalAnswering
 import CoolcalCheck
 import CoolcalInvite
 import CoolcalModel
+import CoolcalOutput
 import CoolcalRSVP
 import CoolcalSchedule
 
@@ -33,7 +34,9 @@ extension ReplyCommand {
         guard send else { return .ok }
         let status = try deliver(mail, responseKey: nil, inviteID: invite.id.text, source: invite.source, try context.answers.open(),
                                  context, what: "counter-proposal")
-        context.say("proposed: \(invite.title): \(start.jsonString) to \(end.jsonString), mailed to \(message.organizer?.address ?? "the organizer")")
+        let dates = DateText(style: settings.style)
+        context.say("proposed: \(invite.title): \(dates.range(start: start, end: end)), mailed to \(message.organizer?.address ?? "the organizer")")
+        context.say("  " + dates.zoneLine)
         return status
     }
 
