@@ -145,10 +145,14 @@ package struct Acceptance {
             }
             return change.preview(lineEnding: "\r\n")
         }
-        try verify(calendar)
         let text = CalendarText(bytes: existing)
-        guard file.message != nil else { return change.preview(lineEnding: text.lineEnding) }
+        guard file.message != nil else {
+            try verify(calendar)
+            return change.preview(lineEnding: text.lineEnding)
+        }
         let (edited, outcome) = try change.apply(to: text, calendar: calendar, file: path)
+        // The same version again is already there: never busy (as the write decides).
+        if outcome != .unchanged { try verify(calendar) }
         guard let edited else {
             diagnostics.warn("nothing would be written: \(outcome.describe(target.shown))")
             return nil

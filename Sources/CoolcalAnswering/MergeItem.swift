@@ -31,6 +31,11 @@ package struct MergeItem {
     package var noReplyAsked = false
     /// A reply applied: `reply`, `reply: 3 instances`, `reply: 2 instances; 1 not an instance`.
     package var replySaid: String?
+    /// An organizer's update written with my PARTSTAT not an acceptance: `moved; needs
+    /// your answer: 2 conflicts`, `declined: 2 conflicts`, `your answer kept: tentative`.
+    package var updateSaid: String?
+    /// That update moved the event where I am busy: its inbox entry waits for my answer again.
+    package var reopened = false
 
     package init(name: String, outcome: OutcomeCode, invite: Invite? = nil, error: String? = nil, conflicts: Int? = nil,
                  write: WriteOutcome? = nil, target: CalendarLocation? = nil) {
@@ -44,7 +49,7 @@ package struct MergeItem {
     }
 
     /// Whether a person should see it (`merge -q` prints only these).
-    package var needsAPerson: Bool { [.busy, .failed, .held, .proposed].contains(outcome) }
+    package var needsAPerson: Bool { [.busy, .failed, .held, .proposed].contains(outcome) || reopened }
 }
 
 /// What `merge` keeps in the spool for each invitation it is done with (`done/NAME.outcome`),

@@ -113,7 +113,9 @@ struct MergePass {
         for i in settlements.indices.reversed() {
             guard let invite = settlements[i].item.invite else { continue }
             settlements[i].superseded = appliedLater.contains(invite.id.text)
-            if [.accepted, .declined, .cancelled].contains(settlements[i].item.outcome) { appliedLater.insert(invite.id.text) }
+            if [.accepted, .declined, .cancelled].contains(settlements[i].item.outcome) || settlements[i].item.updateSaid != nil {
+                appliedLater.insert(invite.id.text)
+            }
         }
     }
 
@@ -123,9 +125,17 @@ struct MergePass {
         let invite = file.invite
         let window = check.finder.window(for: invite)
         let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
-        let accept = run.policy == .acceptAll || report.free
+        // What this message would do to the stored copy (nil: no batch, CalDAV): the same
+        // version again is already in CAL, never busy with anything (issue 46, item 3).
+        let before = (file.change(me: settings.me, domain: settings.domain, now: settings.now) as? ITIPChange).flatMap { batch?.preview($0) }
+        let already = before?.outcome == .unchanged
+        let accept = run.policy == .acceptAll || report.free || already
         // An update of a stored event (asked before this message's own write).
-        let update = file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false
+        let update = (file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) || before?.stored != nil
+        // A genuine update is always written; the policy answers only my PARTSTAT in it.
+        let moved = before.flatMap { b in b.outcome == .updated ? b.stored : nil }.map {
+            UpdateAnswer.decide($0, policy: run.policy, free: run.policy == .acceptAll || report.free, conflicts: report.conflicts.count)
+        }
         var item = MergeItem(name: name, outcome: .free, invite: invite, conflicts: report.conflicts.count)
         item.busyWith = report.conflicts.prefix(MergeItem.namedConflicts).map { ($0.occurrence.summary ?? "", $0.occurrence.start) }
         // What was written, for the state (`decline` undoes it).
@@ -137,8 +147,11 @@ struct MergePass {
             if let held = held(file) ?? previewed.flatMap({ $0.heldReason == nil ? nil : $0 }) {
                 item.outcome = .held
                 item.write = held
-            } else if report.free, previewed == .updated {
-                item.write = .updated
+            } else if previewed == .updated || previewed == .unchanged {
+                // An update is written whatever the time holds (`would update`); the same
+                // version again is already there.
+                if previewed == .unchanged { item.outcome = .free }
+                item.write = previewed
                 item.target = target
             }
         } else if let held = held(file) {
@@ -150,7 +163,29 @@ struct MergePass {
             item.outcome = .ignored
             item.write = cancelled
             item.target = target
-        } else if accept, let batch {
+        } else if let batch, case .write(let partstat, let said, _, _)? = moved {
+            // An update written with my PARTSTAT kept, back to NEEDS-ACTION, or DECLINED.
+            do {
+                let written = try file.updateChange(me: settings.me, partstat: partstat).map { try batch.apply($0) } ?? .unchanged
+                item.write = written
+                item.target = target
+                switch written {
+                case .held: item.outcome = .held
+                case .stale: item.outcome = .ignored
+                case .updated:
+                    item.outcome = .updated
+                    item.updateSaid = said
+                    item.reopened = partstat == "NEEDS-ACTION"
+                default:
+                    item.outcome = run.policy == .declineBusy ? .declined : .busy
+                    item.write = nil
+                }
+            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+                settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
+                failure = error
+                return nil
+            }
+        } else if accept || moved == .accept, let batch {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
             do {
                 let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
@@ -177,16 +212,20 @@ struct MergePass {
         } else {
             item.outcome = run.policy == .declineBusy ? .declined : .busy
         }
+        // What is recorded (and mailed): an accept, a decline, or an update declined by policy.
+        var answered: Answer? = item.outcome == .accepted ? .accepted : item.outcome == .declined ? .declined : nil
+        if item.outcome == .updated, case .write(_, _, let answer, _)? = moved { answered = answer }
         // RSVP=FALSE on my ATTENDEE: the organizer asked for no answer; it is recorded, not mailed.
         let asked = file.message?.attendee(me: settings.me)?.rsvp != false
-        item.noReplyAsked = !asked && run.reply && run.policy != .report && (item.outcome == .accepted || item.outcome == .declined)
-        var settled = Settlement(item: item, written: item.outcome == .accepted || item.outcome == .ignored)
+        item.noReplyAsked = !asked && run.reply && run.policy != .report && answered != nil
+        var settled = Settlement(item: item, written: [.accepted, .ignored, .updated].contains(item.outcome))
         if run.policy != .report {
             // Its note is written out while the calendar is written (MergeRun.settle).
             settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome, note: "")
             settled.conflicts = report
         }
-        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason] mail in
+        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason,
+                            reopened = item.reopened] mail in
             if let state, update, outcome != .ignored {
                 // An update in the inbox: the organizer's own under its UID; a held one beside it.
                 var summary = invite.summary
@@ -194,14 +233,15 @@ struct MergePass {
                 try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
             if let state, let held { return try state.senders.markHeld(id: update ? InboxID.heldUpdate(invite.id.text) : invite.id.text, held) }
-            guard let state, outcome == .accepted || outcome == .declined else { return }
-            let answer: Answer = outcome == .accepted ? .accepted : .declined
+            // Moved where I am busy: my answer no longer holds, the entry waits for a new one.
+            if let state, reopened { try state.reopen(id: invite.id.text, at: settings.now) }
+            guard let state, let answer = answered else { return }
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
             if outcome == .accepted, let wrote {
                 try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
                                            store: state, settings: settings)
             }
-            if run.reply && mail && asked, let reply = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
+            if run.reply && mail && asked, let reply = try run.mailReply(file, accepted: answer == .accepted, name: name) {
                 try run.store.queue(reply, responseKey: recorded.key, inviteID: invite.id.text, state)
             }
         }

@@ -46,7 +46,19 @@ package struct InboxText {
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
             + (e.held.map { "  held for you: \($0.rawValue) (a \(e.kind.rawValue); accept N or decline N decides)\n" } ?? "")
             + (InboxText.stateWords(e.state).map { "  \($0)\n" } ?? "")
+            + moved(e, dates)
             + (e.untold ? e.answer.map { "  " + InboxText.untold($0, number: e.number) + "\n" } ?? "" : "")
+    }
+
+    /// An entry an update changed since it was answered: the times it had and has
+    /// (when they differ), and the commands that answer it now.
+    private func moved(_ e: InboxEntry, _ dates: DateText) -> String {
+        guard e.state == .updated, e.kind == .invitation else { return "" }
+        var out = ""
+        if let start = e.wasStart, let end = e.wasEnd {
+            out += "  was: " + dates.range(start: start, end: end) + "\n  now: " + dates.range(start: e.start, end: e.end) + "\n"
+        }
+        return out + "  answer: coolcal accept \(e.number) | coolcal decline \(e.number)\n"
     }
 
     /// An id short enough for a one-line listing (24 characters at most), else nil.

@@ -65,7 +65,7 @@ package struct MergeText {
         case .cancelled: return "would cancel"
         case .held: return "would hold"
         case .updated: return "would update"
-        case .free where item.write == .updated: return "would update"
+        case .free where item.write == .updated, .busy where item.write == .updated: return "would update"
         default: return item.outcome.rawValue
         }
     }
@@ -106,6 +106,9 @@ package struct MergeText {
         if let error = item.error { return error }
         if case .held(let reason, let why) = item.write { return "\(reason.rawValue): \(why)" }
         if let invite = item.invite, invite.isCounter || invite.isDeclineCounter { return counterDetail(item, invite) }
+        // An organizer's update written with my PARTSTAT not an acceptance; the same version again.
+        if let said = item.updateSaid { return said }
+        if item.outcome == .accepted, item.write == .unchanged, let target = item.target { return "already in \(target.shown)" }
         guard let n = item.conflicts else {
             if item.invite?.isReply == true {
                 guard let write = item.write, let target = item.target else { return "a reply" }

@@ -35,7 +35,7 @@ package struct ProcessOutcome: Equatable {
         case .accepted:
             switch item.write {
             case .updated?: return ProcessOutcome("updated", "accepted")
-            case .unchanged?: return ProcessOutcome("no_action", "accepted before")
+            case .unchanged?: return ProcessOutcome("no_action", "already in " + (item.target?.shown ?? "the calendar"))
             default: return ProcessOutcome("added", "accepted")
             }
         case .declined: return ProcessOutcome("no_action", "declined")
@@ -52,7 +52,7 @@ package struct ProcessOutcome: Equatable {
             }
         case .failed: return ProcessOutcome("error", item.error ?? "unreadable")
         case .held: return ProcessOutcome("no_action", "held: " + (item.write?.heldReason?.rawValue ?? "for you"))
-        case .updated: return ProcessOutcome("updated", item.replySaid ?? "reply")
+        case .updated: return ProcessOutcome("updated", item.updateSaid ?? item.replySaid ?? "reply")
         case .noAction:
             if case .othersCancelled? = item.write { return ProcessOutcome("no_action", "cancels another attendee") }
             return ProcessOutcome("no_action", "nothing to do")

@@ -26,6 +26,18 @@ struct InboxStates {
             """).rows { row -> Void in
             if let id = row.text(0) { answered[id] = row.double(1) }
         }
+        // What each was when last answered (the latest accept, decline or tentative).
+        var was: [String: (start: String, end: String)] = [:]
+        _ = try database.prepare("""
+            SELECT invite_id, start, "end" FROM responses WHERE answer IN ('accepted', 'declined', 'tentative') ORDER BY id
+            """).rows { row -> Void in
+            if let id = row.text(0), let start = row.text(1), let end = row.text(2) { was[id] = (start, end) }
+        }
+        // Moved where I am busy: the answer no longer holds (until the next one).
+        var reopened = Set<String>()
+        _ = try database.prepare("SELECT id FROM invitations WHERE reopened_at IS NOT NULL").rows { row -> Void in
+            if let id = row.text(0) { reopened.insert(id) }
+        }
         var cancelled = Set<String>()
         _ = try database.prepare("SELECT uid FROM tombstones").rows { row -> Void in
             if let uid = row.text(0) { cancelled.insert(uid) }
@@ -44,8 +56,14 @@ struct InboxStates {
                 entries[i].state = .superseded
             } else if cancelled.contains(uid) && e.kind != .reply {
                 entries[i].state = .cancelled
-            } else if let at = answered[e.id], e.receivedAt.timeIntervalSince1970 > at {
+            } else if let at = answered[e.id], e.receivedAt.timeIntervalSince1970 > at || reopened.contains(e.id) {
                 entries[i].state = .updated
+            }
+            if reopened.contains(e.id) && e.answer != .comment { entries[i].answer = nil }
+            if entries[i].state == .updated, let times = was[e.id], times != (e.start.jsonString, e.end.jsonString),
+               let start = try? InviteDate.parse(times.start), let end = try? InviteDate.parse(times.end) {
+                entries[i].wasStart = start
+                entries[i].wasEnd = end
             }
         }
     }

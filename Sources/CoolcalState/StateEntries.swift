@@ -61,6 +61,10 @@ public struct InboxEntry: Equatable, Sendable {
     public var dismissed = false
     /// Its latest answer was recorded but not mailed to its organizer (an iTIP invitation).
     public var untold = false
+    /// The times it had when last answered, when they differ from its times now (an
+    /// update moved it since): what `inbox open` shows as `was`.
+    public var wasStart: OccurrenceTime? = nil
+    public var wasEnd: OccurrenceTime? = nil
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
     /// dismissed: what `inbox --unanswered` lists and `review` walks.

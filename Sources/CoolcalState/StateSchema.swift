@@ -233,5 +233,10 @@ package enum StateSchema {
         // organizer known. Each row keeps that answer and the invitation's title (for
         // `coolcal known`); rows that came only from a decline are dropped (`KnownMigration`).
         KnownMigration.step,
+        // An organizer's update that moved an accepted event where I am busy (issue 46):
+        // since when its entry waits for my answer again (cleared by the next answer).
+        """
+        ALTER TABLE invitations ADD COLUMN reopened_at REAL;
+        """,
     ]
 }

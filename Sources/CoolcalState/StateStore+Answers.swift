@@ -26,6 +26,8 @@ extension StateStore {
             .integer(invite.allDay ? 1 : 0),
         ]
         return try database.transaction {
+            // Answered after a move (`reopen`): a new answer, even the one given before.
+            var reopened = false
             if answer != .comment {
                 // The person decided: no longer held. Only an accept or a tentative makes its
                 // organizer someone they deal with; a decline makes nobody known.
@@ -33,13 +35,16 @@ extension StateStore {
                 if let organizer = invite.organizer {
                     try senders.rememberKnown(organizer, answer: answer, title: invite.title, at: date)
                 }
+                reopened = try database.prepare("SELECT reopened_at IS NOT NULL FROM invitations WHERE id = ?1")
+                    .row([.text(id)]) { $0.int(0) != 0 } ?? false
+                if reopened { try database.prepare("UPDATE invitations SET reopened_at = NULL WHERE id = ?1").run([.text(id)]) }
             }
             let latest = try database.prepare("""
                 SELECT key, answer, comment, delivered_at IS NOT NULL FROM responses
                 WHERE invite_id = ?1 AND answer IN (\(kinds)) ORDER BY id DESC LIMIT 1
                 """).row([.text(id)]) { (key: $0.text(0) ?? "", answer: $0.text(1), comment: $0.text(2),
                                         delivered: $0.int(3) != 0) }
-            if let latest, latest.answer == answer.rawValue, latest.comment == comment, !latest.key.isEmpty {
+            if let latest, !reopened, latest.answer == answer.rawValue, latest.comment == comment, !latest.key.isEmpty {
                 try database.prepare("""
                     UPDATE responses SET title = ?2, start = ?3, "end" = ?4, all_day = ?5 WHERE key = ?1
                     """).run([.text(latest.key)] + details)
@@ -55,6 +60,16 @@ extension StateStore {
                           .real(date.timeIntervalSince1970)] + details)
             if server != nil { try enqueue(key: key, answer: answer, inviteID: id, comment: comment, at: date) }
             return RecordedAnswer(key: key, isNew: true, queued: server != nil)
+        }
+    }
+
+    /// An organizer's update moved the event where I am busy and my PARTSTAT went back to
+    /// NEEDS-ACTION: the entry is unanswered (`answer` nil, `state` updated) until the
+    /// next accept, decline or tentative.
+    public func reopen(id: String, at date: Date) throws {
+        try database.transaction {
+            try database.prepare("UPDATE invitations SET reopened_at = ?2 WHERE id = ?1")
+                .run([.text(id), .real(date.timeIntervalSince1970)])
         }
     }
 

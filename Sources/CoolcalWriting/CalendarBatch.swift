@@ -60,6 +60,23 @@ package final class CalendarBatch {
         edit?.stores(uid: uid) ?? false
     }
 
+    /// What `change` would do, and how it stands to the stored copy (nil: none stored),
+    /// without writing: a file's text as the changes so far left it; a vdir's event file
+    /// as it is now (written later under the vdir's lock, where the same rules decide);
+    /// nil for CalDAV, or a file that cannot be read.
+    package func preview(_ change: ITIPChange) -> (outcome: WriteOutcome, stored: UpdateAssessment?)? {
+        if let edit { return try? edit.preview(change) }
+        guard case .vdir(let dir) = location, let path = try? VdirNaming.file(for: change.uid, marker: change.marker, in: dir) else {
+            return nil
+        }
+        // No file holds the UID: a new event (a cancellation of nothing says so itself).
+        guard FileStatus.of(path, followSymlinks: false) != nil else { return (change.cancel ? .absent : .added, nil) }
+        guard let data = try? ICalReader.wholeFile(path), let calendar = try? ICalReader.read(data, file: path) else { return nil }
+        let text = CalendarText(bytes: data)
+        guard let outcome = try? change.splice(of: text, calendar: calendar, file: path).1 else { return nil }
+        return (outcome, change.assessment(text.blocks(uid: change.uid), calendar: calendar))
+    }
+
     /// Applies `change`: in memory for a file (written by `commit`), else written now.
     package func apply(_ change: CalendarChange) throws -> WriteOutcome {
         guard let edit else { return try writer.write(change: change, to: location, window: windows[0]) }

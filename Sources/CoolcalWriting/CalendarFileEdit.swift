@@ -125,6 +125,19 @@ package final class CalendarFileEdit {
         return change.binding(current.blocks(uid: change.uid), current)
     }
 
+    /// What `change` would do to the text as the changes so far left it, and how it
+    /// stands to the stored copy (nil: none stored), without applying it.
+    package func preview(_ change: ITIPChange) throws -> (WriteOutcome, UpdateAssessment?) {
+        let outcome = try self.outcome(of: change)
+        return (outcome, change.assessment(text.blocks(uid: change.uid), calendar: calendar))
+    }
+
+    /// What `change` would do to the text as the changes so far left it, without applying it.
+    package func outcome(of change: CalendarChange) throws -> WriteOutcome {
+        if zonesStale { refreshZones() }
+        return try change.splice(of: text, calendar: calendar, file: file).1
+    }
+
     /// Whether the text holds an event with this UID.
     package func stores(uid: String) -> Bool {
         !text.blocks(uid: uid).isEmpty

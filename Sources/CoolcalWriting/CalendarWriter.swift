@@ -90,7 +90,9 @@ public struct CalendarWriter {
                                             expecting: changes.map(\.identity))
             edit.removeWhenEmpty = removeWhenEmpty
             edit.newFileMode = newFileMode
-            try check(edit.calendar)
+            // What writes nothing (the same version again) is not checked: it is already
+            // in the calendar, never busy with anything (`accept --if-free`).
+            if try !changes.allSatisfy({ try edit.outcome(of: $0) == .unchanged }) { try check(edit.calendar) }
             edit.releaseRevisions()
             let outcomes = try changes.map { try edit.apply($0) }
             guard edit.hasChanges else { return outcomes }

@@ -26,6 +26,10 @@ package struct ITIPChange: CalendarChange {
     /// `accept --new-organizer`: a person lets this message's ORGANIZER replace the stored
     /// one (`organizer changed` is then not held).
     package var newOrganizer = false
+    /// `merge`'s and `process`'s answer to an organizer's update: the new version is
+    /// written with `partstat`, `DECLINED` too (without it `DECLINED` is changing your
+    /// mind: only my PARTSTAT is edited, in every stored block).
+    package var writesUpdate = false
 
     package init(message: ITIPMessage, cancel: Bool, me: [String], sender: String? = nil) {
         self.message = message
@@ -42,7 +46,7 @@ package struct ITIPChange: CalendarChange {
     package func splice(of text: CalendarText, calendar: ICalCalendar, file: String) throws -> (Splice?, WriteOutcome) {
         let stored = text.blocks(uid: uid)
         let edit = try ordered(stored, text, calendar, file: file)
-        if edit.0 != nil, partstat != "DECLINED", let held = binding(stored, text) { return (nil, held) }
+        if edit.0 != nil, partstat != "DECLINED" || writesUpdate, let held = binding(stored, text) { return (nil, held) }
         if cancel, edit.0 != nil, let others = cancelledAttendees(stored) { return (nil, .othersCancelled(others)) }
         return edit
     }
@@ -57,7 +61,7 @@ package struct ITIPChange: CalendarChange {
         copy.events = carried(copy.events, offered, stored, text, calendar)
         let zones = zonesToAdd(copy.zones, calendar)
         let ending = text.lineEnding
-        if partstat == "DECLINED" { return try declining(stored, text, file: file) }
+        if partstat == "DECLINED" && !writesUpdate { return try declining(stored, text, file: file) }
         guard !stored.isEmpty else {
             return try insert(zones + copy.events.joined(), text, calendar, file: file)
         }
@@ -340,7 +344,7 @@ package struct ITIPChange: CalendarChange {
         }
     }
 
-    private func key(_ t: ICalTime?, _ zones: ZoneBook) -> InstanceKey? {
+    func key(_ t: ICalTime?, _ zones: ZoneBook) -> InstanceKey? {
         guard let t else { return nil }
         if t.isDate { return .date(t.fields) }
         switch t.reference {

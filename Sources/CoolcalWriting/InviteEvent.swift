@@ -36,6 +36,16 @@ extension InvitationFile {
         return NewEvent(accepting: invite, domain: domain, now: now)
     }
 
+    /// `merge`'s answer to an organizer's update of a stored event: its new version
+    /// written with my `partstat` (`ITIPChange.writesUpdate`).
+    package func updateChange(me: [String], partstat: String) -> ITIPChange? {
+        guard let message, !invite.isCancellation else { return nil }
+        var change = ITIPChange(message: message, cancel: false, me: me, sender: CalendarAddress.sender(of: invite.mail))
+        change.partstat = partstat
+        change.writesUpdate = true
+        return change
+    }
+
     /// A warning when the stored copy cannot carry the owner's acceptance.
     package func ownerWarning(me: [String]) -> String? {
         guard let message, !invite.isCancellation else { return nil }
