@@ -79,7 +79,7 @@ package struct Acceptance {
                     try store.open().senders.markHeld(id: invite.isCancellation ? InboxID.heldCancellation(uid) : InboxID.heldUpdate(uid), nil)
                 }
                 guard !outcome.isStale && !invite.isCancellation else { return }
-                try store.record(answer, for: invite, mail: mail)
+                try store.record(answer, for: invite, mail: mail) { report(.mail($0)) }
                 try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
                                            settings: settings)
             }

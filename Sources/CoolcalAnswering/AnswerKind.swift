@@ -26,6 +26,16 @@ package enum AnswerKind: Equatable, Sendable {
         case .comment: return nil
         }
     }
+
+    /// The `PARTSTAT` a recorded answer stands for; nil for a comment.
+    package static func partstat(of answer: Answer) -> String? {
+        switch answer {
+        case .accepted: return "ACCEPTED"
+        case .tentative: return "TENTATIVE"
+        case .declined: return "DECLINED"
+        case .comment: return nil
+        }
+    }
 }
 
 /// How an answer is given besides its kind; `review` takes the defaults.

@@ -18,6 +18,8 @@ package enum AnswerOutcome {
     /// `decline`: what changing your mind did in each calendar (none: only recorded).
     case declined(Invite, [Undone])
     case commented(Invite)
+    /// How the REPLY mailed with the answer (`--reply`) stands, said after the answer.
+    case mail(MailFate)
 
     /// How an accept went: the answer given, or why none was.
     package enum AcceptVerb: Equatable, Sendable {

@@ -21,20 +21,23 @@ extension AnswerStore {
     /// The REPLY mail for `--reply`: nil, with a warning, when the invitation has no
     /// organizer to mail (a push payload); the sendmail is checked here, before anything
     /// is written, so a missing one changes nothing.
-    package func mailReply(for file: InvitationFile, partstat: String, comment: String? = nil) throws -> MailReply? {
+    package func mailReply(for file: InvitationFile, partstat: String, comment: String? = nil,
+                           commentOnly: Bool = false) throws -> MailReply? {
         guard MailReply.hasOrganizer(file) else {
             diagnostics.warn("\(file.invite.source): --reply: no organizer to mail the answer to (not an iTIP invitation); not mailed")
             return nil
         }
         _ = try sendmail()
-        return try Self.build(file, partstat: partstat, comment: comment, settings: settings)
+        return try Self.build(file, partstat: partstat, comment: comment, settings: settings, commentOnly: commentOnly)
     }
 
     /// The REPLY mail, its failures as the CLI's errors (64 for `--me`, 65 for the invitation).
-    package static func build(_ file: InvitationFile, partstat: String, comment: String?, settings: AnswerSettings) throws -> MailReply {
+    /// `commentOnly`: `comment --reply`'s, with the answer as it stands.
+    package static func build(_ file: InvitationFile, partstat: String, comment: String?, settings: AnswerSettings,
+                              commentOnly: Bool = false) throws -> MailReply {
         try mail(command: settings.command) { () throws(MailReply.Failure) in
             try MailReply(file, me: settings.me, partstat: partstat, comment: comment, now: settings.now, domain: settings.domain,
-                          name: settings.name)
+                          name: settings.name, commentOnly: commentOnly)
         }
     }
 

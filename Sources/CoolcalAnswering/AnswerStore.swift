@@ -47,16 +47,20 @@ package struct AnswerStore {
 
     /// Records the answer and tries to deliver the outbox; a server that is down
     /// leaves it queued, which is not a failure.
-    /// `mail`: the REPLY to mail as well (`--reply`), queued with the answer.
+    /// `mail`: the REPLY to mail as well (`--reply`), queued with the answer;
+    /// `mailed` hears how it stands once the outbox was delivered.
     @discardableResult
-    package func record(_ answer: Answer, for invite: Invite, comment: String? = nil, mail: MailReply? = nil) throws -> RecordedAnswer {
+    package func record(_ answer: Answer, for invite: Invite, comment: String? = nil, mail: MailReply? = nil,
+                        mailed: (MailFate) -> Void = { _ in }) throws -> RecordedAnswer {
         let store = try self.open()
         let server = try server()
         let recorded = try store.recordAnswer(answer, for: invite, comment: comment, at: settings.now, queueFor: server)
         diagnostics.note("\(store.databasePath): recorded \(answer.method) for \(invite.id.text)"
                          + (server.map { ", queued for \(RSVPClient.redacted($0))" } ?? " (no server configured)"))
-        if let mail { try queue(mail, responseKey: recorded.key, inviteID: invite.id.text, store) }
-        try deliver(store)
+        let queueing = try mail.map { try queue($0, responseKey: recorded.key, inviteID: invite.id.text, store) }
+        let summary = try deliver(store)
+        // Only read to be said: a state that cannot say it leaves the answer as given.
+        if let mail, let queueing, let fate = try? MailFate.of(mail, queueing, store, summary) { mailed(fate) }
         return recorded
     }
 
@@ -72,10 +76,12 @@ package struct AnswerStore {
     /// server answers when a server is configured, mail replies through the sendmail.
     /// `patience` (`merge -q`): answers still queued are told only once the oldest has
     /// waited that long, so that cron mails when a person is needed, not every run.
-    package func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws {
+    /// Returns what the drain did; nil when there was nothing to deliver.
+    @discardableResult
+    package func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws -> OutboxDrainer.Summary? {
         let server = try server()
         let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state != .failed }
-        guard server != nil || mailWaiting else { return }
+        guard server != nil || mailWaiting else { return nil }
         var sendmail: Sendmail?
         if mailWaiting {
             do { sendmail = try self.sendmail() } catch { diagnostics.warn("\(error); mail replies stay queued") }
@@ -87,7 +93,7 @@ package struct AnswerStore {
             diagnostics.note("\(sendmail.shown): \(Sendmail.outputGrace.cut) of its runs left a process holding its output; "
                              + String(format: "waited %.1f s for it in all (at most 2 s a run)", Sendmail.outputGrace.waited))
         }
-        guard let server else { return }
+        guard let server else { return summary }
         diagnostics.note("outbox: \(summary.delivered) delivered, \(summary.failed) refused, \(summary.queued) still queued"
                          + (summary.skipped ? " (another coolcal is delivering)" : ""))
         if summary.queued > 0 && patience == nil {
@@ -97,6 +103,7 @@ package struct AnswerStore {
         if summary.failed > 0 {
             diagnostics.warn("\(summary.failed) answer\(summary.failed == 1 ? " was" : "s were") refused by the server; see 'coolcal outbox'")
         }
+        return summary
     }
 
     /// One warning for the answers (to the server or by mail) queued longer than `age`.

@@ -30,12 +30,24 @@ package enum Answering {
                            store: store).run(report: report)
         case .decline:
             if file.invite.isCancellation { throw InviteLoader.cancellation(file.invite) }
-            report(try ChangeOfMind(file: file, options: options, store: store).decline(calendars))
+            try ChangeOfMind(file: file, options: options, store: store).decline(calendars, report: report)
         case .comment(let text):
             if file.invite.isCancellation { throw InviteLoader.cancellation(file.invite) }
-            try store.record(.comment, for: file.invite, comment: text)
+            let mail = options.reply ? try store.mailReply(for: file, partstat: try currentPartstat(file, store), comment: text,
+                                                           commentOnly: true) : nil
+            var fate: MailFate?
+            try store.record(.comment, for: file.invite, comment: text, mail: mail) { fate = $0 }
             report(.commented(file.invite))
+            if let fate { report(.mail(fate)) }
         }
+    }
+
+    /// My answer to the invitation as it stands, as its REPLY says it: the latest accept,
+    /// decline or tentative recorded, else NEEDS-ACTION (a comment is no answer, so a
+    /// comment mailed to an unanswered invitation leaves it unanswered).
+    private static func currentPartstat(_ file: InvitationFile, _ store: AnswerStore) throws -> String {
+        guard store.hasState else { return "NEEDS-ACTION" }
+        return try store.open().answers()[file.invite.id.text].flatMap { AnswerKind.partstat(of: $0) } ?? "NEEDS-ACTION"
     }
 
     /// An attendee's counter-proposal from the inbox: accepting it moves the event;

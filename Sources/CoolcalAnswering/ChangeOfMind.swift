@@ -18,7 +18,9 @@ package struct ChangeOfMind {
     package let options: AnswerOptions
     package let store: AnswerStore
 
-    package func decline(_ calendars: [String]) throws -> AnswerOutcome {
+    /// Declines; `report` hears what changing your mind did, then how the REPLY stands
+    /// (with `--reply`).
+    package func decline(_ calendars: [String], report: (AnswerOutcome) -> Void) throws {
         let settings = store.settings
         let invite = file.invite
         let mail = options.reply ? try store.mailReply(for: file, partstat: "DECLINED") : nil
@@ -54,8 +56,10 @@ package struct ChangeOfMind {
             }
         }
         TestHook.pause(at: "decline-after-write")
-        try UnrecordedAnswer.recording(after: changed) { try store.record(.declined, for: invite, mail: mail) }
-        return .declined(invite, undone)
+        var fate: MailFate?
+        try UnrecordedAnswer.recording(after: changed) { try store.record(.declined, for: invite, mail: mail) { fate = $0 } }
+        report(.declined(invite, undone))
+        if let fate { report(.mail(fate)) }
     }
 
     private func change(_ settings: AnswerSettings, _ row: WrittenEvent?) -> CalendarChange {

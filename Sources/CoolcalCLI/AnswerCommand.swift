@@ -19,8 +19,9 @@ package enum AnswerCommand {
         let (file, entry) = try InviteOperand.openWithEntry(operand, context)
         var options = options
         let asked = Self.asked(file, try context.settings)
-        options.reply = reply.mails(try context.settings, held: entry?.held != nil, asked: asked)
-        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
+        options.reply = mails(kind, file: file, reply: reply, held: entry?.held != nil, asked: asked, try context.settings)
+        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry,
+                                operand: entry.map { String($0.number) } ?? operand, context: context)
         if reply.withheldForRSVP(try context.settings, held: entry?.held != nil, asked: asked) { context.say("  (\(MergeText.noReplyAsked))") }
         return status
     }
@@ -33,10 +34,20 @@ package enum AnswerCommand {
         var options = options
         let file = try InviteOperand.open(entry, context)
         let asked = Self.asked(file, try context.settings)
-        options.reply = reply.mails(try context.settings, held: entry.held != nil, asked: asked)
-        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry, context: context)
+        options.reply = mails(kind, file: file, reply: reply, held: entry.held != nil, asked: asked, try context.settings)
+        let status = try answer(kind, file: file, calendars: calendars, options: options, entry: entry,
+                                operand: String(entry.number), context: context)
         if reply.withheldForRSVP(try context.settings, held: entry.held != nil, asked: asked) { context.say("  (\(MergeText.noReplyAsked))") }
         return status
+    }
+
+    /// Whether the answer is mailed. A comment is mailed only for an iTIP invitation
+    /// (a push payload's goes to the server, and the config's `reply = mail` says
+    /// nothing of it), and never for an entry merge held, even with `--reply`.
+    private static func mails(_ kind: AnswerKind, file: InvitationFile, reply: ReplyChoice, held: Bool, asked: Bool,
+                              _ settings: Settings) -> Bool {
+        if case .comment = kind, held || (reply == .config && !MailReply.hasOrganizer(file)) { return false }
+        return reply.mails(settings, held: held, asked: asked)
     }
 
     /// False when my ATTENDEE says `RSVP=FALSE`: the organizer asked for no answer.
@@ -44,8 +55,9 @@ package enum AnswerCommand {
         file.message?.attendee(me: settings.me)?.rsvp != false
     }
 
+    /// `operand`: the invitation as the hints name it (its inbox number, else as typed).
     private static func answer(_ kind: AnswerKind, file: InvitationFile, calendars: [String], options: AnswerOptions,
-                               entry: InboxEntry?, context: RunContext) throws -> ExitStatus {
+                               entry: InboxEntry?, operand: String, context: RunContext) throws -> ExitStatus {
         var calendars = calendars
         if kind == .accept || kind == .tentative {
             // None named: the config's `calendar` lines.
@@ -60,6 +72,12 @@ package enum AnswerCommand {
             if case .declined(let invite, _) = outcome, !options.reply, !options.dryRun, let held = entry?.held {
                 // A held entry declined without --reply: the organizer was told nothing, on purpose.
                 context.say(AnswerText.declinedHeld(invite, held))
+                return
+            }
+            if case .commented(let invite) = outcome, case .comment(let text) = kind, !options.reply, MailReply.hasOrganizer(file) {
+                // An iTIP invitation's comment not mailed: kept, and how to mail it (never for a held one).
+                context.say(entry?.held.map { AnswerText.commentedHeld(invite, $0) }
+                            ?? AnswerText.commentKept(invite, operand: operand, text: text))
                 return
             }
             for line in AnswerText.lines(outcome, dates: dates) { context.say(line) }

@@ -1,3 +1,4 @@
+import Foundation
 import CoolcalAnswering
 import CoolcalInvite
 import CoolcalModel
@@ -30,7 +31,48 @@ package enum AnswerText {
             return ["declined: \(PrintableText.title(invite.title))\(idNote(invite))" + (said.isEmpty ? "" : ": " + said.joined(separator: "; "))]
         case .commented(let invite):
             return ["commented: \(PrintableText.title(invite.title))\(idNote(invite))"]
+        case .mail(let fate):
+            return ["  " + mailed(fate)]
         }
+    }
+
+    /// Where a REPLY stands once the outbox was delivered: `mailed to ADDRESS`, or
+    /// `queued for ADDRESS (REASON)`; `accept|decline|comment --reply` print it indented
+    /// under the answer's line, `reply --send` on a line of its own.
+    package static func mailed(_ fate: MailFate) -> String {
+        switch fate {
+        case .mailed(let to): return "mailed to \(to)"
+        case .alreadyMailed(let to): return "already mailed to \(to); not mailed again"
+        case .queued(let to, let reason): return "queued for \(to) (\(reason))"
+        case .failed(let to, let reason): return "not mailed to \(to) (\(reason)); 'coolcal outbox retry' queues it again"
+        }
+    }
+
+    /// A comment on an iTIP invitation kept in the state and not mailed: how to mail it.
+    /// `operand`: the invitation as typed (an inbox number, or the file).
+    package static func commentKept(_ invite: Invite, operand: String, text: String) -> String {
+        "commented: \(PrintableText.title(invite.title)) (kept here; organizer not told: coolcal comment --reply "
+            + "\(shellWord(operand)) \(shellQuoted(text)))"
+    }
+
+    /// A comment on an entry merge held: kept, never mailed (even with `--reply`: a
+    /// stranger learns the address works only by an answer given with `--reply`).
+    package static func commentedHeld(_ invite: Invite, _ reason: HeldReason) -> String {
+        "commented: \(PrintableText.title(invite.title)) (held: \(reason.rawValue); kept here, not mailed: "
+            + "a held invitation's comment never is)"
+    }
+
+    /// `text` in single quotes for a POSIX shell.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// An operand as a shell word: as it is when nothing in it is special, else quoted.
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ($0.isASCII && (CharacterSet.alphanumerics.contains($0) || "@%+=:,./_-".unicodeScalars.contains($0)))
+        }
+        return plain ? text : shellQuoted(text)
     }
 
     /// `decline N` (or review's `d`) on an entry merge held, not mailed: the decline is

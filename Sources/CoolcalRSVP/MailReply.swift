@@ -46,8 +46,11 @@ public struct MailReply: Equatable, Sendable {
     /// organizer; `In-Reply-To` the invitation's e-mail when it came as one.
     /// - Parameter name: the user's display name (config `name`): the From's name and the
     ///   CN of their ATTENDEE line; nil keeps the CN the invitation gave them.
+    /// - Parameter commentOnly: `comment --reply`: the REPLY carries the comment and the
+    ///   answer as it stands (`partstat`, NEEDS-ACTION when unanswered), subject
+    ///   `Comment: TITLE`; its version includes the text, so each comment is mailed once.
     public init(_ file: InvitationFile, me: [String], partstat: String, comment: String?, now: Date,
-                domain: String, name: String? = nil) throws(Failure) {
+                domain: String, name: String? = nil, commentOnly: Bool = false) throws(Failure) {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
         guard let itip = file.message else {
@@ -67,16 +70,18 @@ public struct MailReply: Equatable, Sendable {
             let who = listed.isEmpty ? "it lists no attendees" : "attendees: " + listed.joined(separator: ", ")
             throw data("\(me.joined(separator: ", ")) is not an attendee of this invitation (\(who))")
         }
-        let (word, sentence) = Self.words(partstat)
+        let (word, sentence) = commentOnly ? ("Comment", Self.standing(partstat)) : Self.words(partstat)
         let who = from.name ?? from.address
-        var text = Self.wrapped("\(who) has \(sentence) this invitation.")
+        var text = Self.wrapped(commentOnly ? "\(who) \(sentence) this invitation, and comments:"
+                                            : "\(who) has \(sentence) this invitation.")
         if let comment { text += "\n\n" + comment }
         let title = invite.title.trimmingCharacters(in: .whitespacesAndNewlines)
         message = ReplyMessage(from: from, to: to, subject: "\(word): \(title.isEmpty ? "(no title)" : title)", date: now,
                                messageID: ReplyMessage.messageID(domain: domain), inReplyTo: invite.mail?.messageID,
                                text: text, calendar: calendar)
         let v = itip.version
-        version = [itip.uid, String(v.sequence), v.recurrenceIDs.joined(separator: ","), partstat].joined(separator: "|")
+        version = ([itip.uid, String(v.sequence), v.recurrenceIDs.joined(separator: ","), partstat]
+                   + (commentOnly ? ["comment:" + (comment ?? "")] : [])).joined(separator: "|")
     }
 
     /// One of coolcal's own sentences for a text part, wrapped at spaces so that no line
@@ -98,6 +103,16 @@ public struct MailReply: Equatable, Sendable {
         }
         if !line.isEmpty { lines.append(line) }
         return lines.joined(separator: "\n")
+    }
+
+    /// How a comment's text part says where the answer stands.
+    package static func standing(_ partstat: String) -> String {
+        switch partstat {
+        case "ACCEPTED": return "has accepted"
+        case "DECLINED": return "has declined"
+        case "TENTATIVE": return "has tentatively accepted"
+        default: return "has not answered"
+        }
     }
 
     /// The subject's word and the text part's verb for a PARTSTAT.

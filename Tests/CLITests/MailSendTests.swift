@@ -33,7 +33,8 @@ import Testing
         let env = try msmtp(f, port: sink.port)
         let send = try Binary.run(["reply", "--accept", "--send", "--state", f.state, f.invite], env: env)
         #expect(send.status == 0, "\(send.stderr)")
-        #expect(send.stdout.isEmpty && send.stderr.isEmpty, "\(send.stdout)\(send.stderr)")
+        // The hint of issue #46: where it went, and nothing on stderr.
+        #expect(send.stdout == "mailed to juergen@example.org\n" && send.stderr.isEmpty, "\(send.stdout)\(send.stderr)")
         let received = try sink.messages()
         #expect(received.count == 1)
         #expect(try sink.recipients(1) == ["juergen@example.org"])
@@ -110,7 +111,8 @@ import Testing
         let env = try msmtp(f, port: try ServerProcess.freePort())
         let send = try Binary.run(["reply", "--decline", "--send", "--state", f.state, f.invite], env: env)
         #expect(send.status == 75)
-        #expect(send.stdout.isEmpty)
+        #expect(send.stdout.hasPrefix("queued for alice@example.com (msmtp -C ") && send.stdout.contains("Connection refused"),
+                "\(send.stdout)")
         #expect(send.stderr.hasPrefix("coolcal: error: msmtp -C "), "\(send.stderr)")
         #expect(send.stderr.contains("Connection refused"), "\(send.stderr)")
         #expect(send.stderr.hasSuffix("the answer is queued, 'coolcal outbox flush' retries\n"), "\(send.stderr)")

@@ -2,6 +2,7 @@ import Foundation
 import CoolcalAnswering
 import CoolcalInvite
 import CoolcalModel
+import CoolcalOutput
 import CoolcalRSVP
 import CoolcalSchedule
 import CoolcalState
@@ -15,7 +16,7 @@ package struct ReplyCommand: CommandUnit, Equatable {
     package static let comment = Option<String>("comment", value: "TEXT", completion: .none, help: "a note for the organizer (COMMENT)")
     package static let me = Option<String>("me", value: "ADDRESS", repeatable: true, completion: .none, help: "the attendee you answer as (default: config me)")
     package static let mail = Flag("mail", help: "print a complete e-mail for 'sendmail -t' (iMIP, RFC 6047: text and text/calendar; method=REPLY) to the organizer")
-    package static let send = Flag("send", help: "mail it now through the configured sendmail (implies --mail); prints nothing, records the answer")
+    package static let send = Flag("send", help: "mail it now through the configured sendmail (implies --mail); prints 'mailed to ORGANIZER', records the answer")
     package static let counter = Flag("counter", help: "propose a new time to the organizer (METHOD:COUNTER): the first free slot of the same length in CAL..., or --at")
     package static let at = Option<ProposedTime>("at", value: "TIME", completion: .none, help: "--counter: propose this start (2031-03-04T15:00 in --tz, with an offset, or a date)")
     package static let declineCounter = Flag("decline-counter", help: "decline an attendee's counter-proposal from the inbox (METHOD:DECLINECOUNTER, to that attendee only)")
@@ -149,11 +150,16 @@ package struct ReplyCommand: CommandUnit, Equatable {
         // Asked for now: a reply waiting out its backoff is tried at once.
         let summary = try answers.drainer(store, server, sendmail: sendmail)
             .drain(lockTimeout: try context.settings.lockTimeout, now: try context.settings.now, backoff: false)
-        guard let entry = try store.outbox().first(where: { $0.key == key }) else { return .ok }
+        let to = reply.message.to.address
+        guard let entry = try store.outbox().first(where: { $0.key == key }) else {
+            context.say(AnswerText.mailed(.mailed(to: to)))
+            return .ok
+        }
         if entry.state == .failed {
             throw MailSendError(message: "\(entry.lastError ?? sendmail.shown); not sent (see 'coolcal outbox')")
         }
-        let why = entry.lastError ?? (summary.skipped ? "another coolcal is delivering" : "not delivered")
+        let why = entry.lastError ?? summary.mailStopReason ?? (summary.skipped ? "another coolcal is delivering" : "not delivered")
+        context.say(AnswerText.mailed(.queued(to: to, reason: why)))
         throw ServerError(message: "\(why); the \(what) is queued, 'coolcal outbox flush' retries", denied: false)
     }
 }

@@ -6,8 +6,8 @@ import Testing
 @testable import CoolcalRSVP
 
 /// What coolcal sends against RFC 5546's restriction tables, written out by hand from
-/// the RFC: §3.2.8 (DECLINECOUNTER) and §3.2.2 (REQUEST, as the organizer sends after
-/// taking a counter-proposal).
+/// the RFC: §3.2.8 (DECLINECOUNTER), §3.2.3 (REPLY, as `comment --reply` sends it) and
+/// §3.2.2 (REQUEST, as the organizer sends after taking a counter-proposal).
 @Suite struct ITIPTableTests {
     /// One content line, unfolded: the components it is inside, its name and its parameters.
     struct Line {
@@ -95,5 +95,56 @@ import Testing
         // Addressed by To only: Bob, not Carol.
         let rendered = mail.message.rendered()
         #expect(rendered.contains("\nTo: bob@example.org\n") && !rendered.contains("carol"), "\(rendered)")
+    }
+
+    /// RFC 5546 §3.2.3, the VEVENT of a REPLY: ATTENDEE (the one replying), DTSTAMP,
+    /// ORGANIZER and UID once; SEQUENCE at most once (present when not 0); RECURRENCE-ID
+    /// at most once, only for an instance; COMMENT and the other single-valued properties
+    /// at most once; ATTACH, CONTACT, EXDATE, EXRULE, RDATE, RELATED-TO, REQUEST-STATUS,
+    /// RRULE and X- properties any number; VALARM never. A VTIMEZONE for every TZID used.
+    static let replyOnce: Set<String> = ["ATTENDEE", "DTSTAMP", "ORGANIZER", "UID"]
+    static let replyAtMostOnce: Set<String> = [
+        "RECURRENCE-ID", "SEQUENCE", "CATEGORIES", "CLASS", "COMMENT", "CREATED", "DESCRIPTION", "DTEND", "DTSTART",
+        "DURATION", "GEO", "LAST-MODIFIED", "LOCATION", "PRIORITY", "RESOURCES", "STATUS", "SUMMARY", "TRANSP", "URL",
+    ]
+    static let replyAnyNumber: Set<String> = [
+        "ATTACH", "CONTACT", "EXDATE", "EXRULE", "RDATE", "RELATED-TO", "REQUEST-STATUS", "RRULE",
+    ]
+
+    /// `comment --reply`: a REPLY with the answer as it stands (NEEDS-ACTION while
+    /// unanswered, ACCEPTED after an accept) and the comment, by the table.
+    @Test(arguments: [nil, "20310822T100000"], ["NEEDS-ACTION", "ACCEPTED"])
+    func commentReplyFollowsItsTable(_ recurrenceID: String?, _ partstat: String) throws {
+        let text = OutgoingMailTests.invitation(title: "Sync", extra: recurrenceID.map { ["RECURRENCE-ID;TZID=Europe/Berlin:\($0)"] } ?? [])
+        let mail = try MailReply(try OutgoingMailTests.file(text), me: [OutgoingMailTests.me], partstat: partstat,
+                                 comment: "Running late", now: OutgoingMailTests.now, domain: "example.com", commentOnly: true)
+        let lines = Self.lines(mail.message.calendar)
+        #expect(lines.first { $0.path == ["VCALENDAR"] && $0.name == "METHOD" }?.value == "REPLY")
+        let event = lines.filter { $0.path == ["VCALENDAR", "VEVENT"] }
+        let names = event.map(\.name)
+        for name in Self.replyOnce {
+            #expect(names.filter { $0 == name }.count == 1, "\(name) once: \(names)")
+        }
+        for name in Self.replyAtMostOnce {
+            #expect(names.filter { $0 == name }.count <= 1, "\(name) at most once: \(names)")
+        }
+        for name in names {
+            #expect(Self.replyOnce.contains(name) || Self.replyAtMostOnce.contains(name) || Self.replyAnyNumber.contains(name)
+                    || name.hasPrefix("X-"), "\(name) is not in the table")
+        }
+        #expect(!(names.contains("DTEND") && names.contains("DURATION")), "\(names)")
+        #expect(!lines.contains { $0.path.contains("VALARM") })
+        #expect(event.first { $0.name == "SEQUENCE" }?.value == "2", "SEQUENCE 2 must be echoed")
+        #expect(names.contains("RECURRENCE-ID") == (recurrenceID != nil))
+        // The attendee replying is me, with my answer as it stands and no RSVP; the comment as given.
+        let attendee = try #require(event.first { $0.name == "ATTENDEE" })
+        #expect(attendee.value == "mailto:\(OutgoingMailTests.me)")
+        #expect(attendee.parameters.contains(";PARTSTAT=\(partstat)") && !attendee.parameters.contains("RSVP"), "\(attendee.parameters)")
+        #expect(event.first { $0.name == "COMMENT" }?.value == "Running late")
+        let zones = lines.filter { $0.path == ["VCALENDAR", "VTIMEZONE"] && $0.name == "TZID" }.map(\.value)
+        #expect(zones == ["Europe/Berlin"])
+        #expect(mail.message.subject == "Comment: Sync")
+        let said = partstat == "ACCEPTED" ? "has accepted" : "has not answered"
+        #expect(mail.message.text == "Zoe \(said) this invitation, and comments:\n\nRunning late", "\(mail.message.text)")
     }
 }

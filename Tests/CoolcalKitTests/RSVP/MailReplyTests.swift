@@ -75,6 +75,25 @@ import Testing
         #expect(reply.version == "kickoff-9@example.org|2||ACCEPTED")
     }
 
+    /// A comment's REPLY is one version per text: two comments are two mails, and neither
+    /// is the accept's mail (which would make it "mailed already").
+    @Test func aCommentsVersionHasItsText() throws {
+        func comment(_ text: String, _ partstat: String) throws -> String {
+            try MailReply(try file(), me: ["me@example.com"], partstat: partstat, comment: text, now: Self.now, domain: "example.net",
+                          commentOnly: true).version
+        }
+        #expect(try comment("Running late", "NEEDS-ACTION") == "kickoff-9@example.org|2||NEEDS-ACTION|comment:Running late")
+        #expect(try comment("Running late", "ACCEPTED") == "kickoff-9@example.org|2||ACCEPTED|comment:Running late")
+        #expect(try comment("Bring the slides", "ACCEPTED") != (try comment("Running late", "ACCEPTED")))
+        func parsed<T: CommandUnit>(_ args: [String], as _: T.Type) throws -> T {
+            guard case .run(let command) = try CommandParser.parse(args) else { throw TestFailure("not a command") }
+            return try #require(command as? T)
+        }
+        #expect(try parsed(["comment", "--reply", "--me", "me@example.com", "3", "Hi"], as: CommentCommand.self).reply == .always)
+        #expect(try parsed(["comment", "--no-reply", "3", "Hi"], as: CommentCommand.self).reply == .never)
+        #expect(try parsed(["comment", "3", "Hi"], as: CommentCommand.self).reply == .config)
+    }
+
     @Test func withoutAnEmailThereIsNoInReplyTo() throws {
         let reply = try MailReply(try file(), me: ["me@example.com"], partstat: "DECLINED", comment: nil, now: Self.now, domain: "example.net")
         let lines = headerLines(reply.message.rendered())

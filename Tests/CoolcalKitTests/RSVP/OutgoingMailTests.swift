@@ -7,7 +7,7 @@ import Testing
 @testable import CoolcalRSVP
 
 /// Issue #44, what coolcal sends: every kind of mail (REPLY, COUNTER, DECLINECOUNTER, the
-/// organizer's REQUEST) carries UTF-8 bytes under its `charset=UTF-8` label — checked on
+/// organizer's REQUEST, and #46's comment REPLY) carries UTF-8 bytes under its `charset=UTF-8` label — checked on
 /// the bytes after the transfer encoding is undone, never by a parse that would forgive
 /// Latin-1 — with the Subject and the From's name as UTF-8 encoded-words, and no line
 /// over 78 octets.
@@ -59,8 +59,10 @@ import Testing
         let update = try #require(try MailReply.update(uid: "cafe-1@example.org", title: title, request: request, sequence: 3,
                                                        attendees: ["mailto:\(me)", "mailto:adne@example.org"], me: [me], now: now,
                                                        domain: "example.com", name: name))
+        let comment = try MailReply(invite, me: [me], partstat: "NEEDS-ACTION", comment: comment ?? "Running late", now: now,
+                                    domain: "example.com", name: name, commentOnly: true)
         return [("REPLY", reply.message), ("COUNTER", counter.message), ("DECLINECOUNTER", decline.message),
-                ("REQUEST", update.message)]
+                ("REQUEST", update.message), ("comment REPLY", comment.message)]
     }
 
     static let utf8Zoe: [UInt8] = Array("Zoë".utf8)
