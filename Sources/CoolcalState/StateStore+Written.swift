@@ -64,11 +64,15 @@ extension StateStore {
     }
 
     /// Each invitation's answer as the inbox marks it: the latest accept, decline or
-    /// tentative; else `.comment` when it was only commented on; absent when unanswered.
+    /// tentative; else `.comment` when it was only commented on; absent when unanswered
+    /// (or moved where I am busy since the last answer: `reopen`).
     public func answers() throws -> [String: Answer] {
         try database.transaction(.deferred) {
             var latest: [String: Answer] = [:]
-            _ = try database.prepare("SELECT invite_id, answer FROM responses ORDER BY id").rows { row -> Void in
+            _ = try database.prepare("""
+                SELECT r.invite_id, r.answer FROM responses r LEFT JOIN invitations i ON i.id = r.invite_id
+                WHERE i.reopened_at IS NULL ORDER BY r.id
+                """).rows { row -> Void in
                 guard let id = row.text(0), let answer = row.text(1).flatMap(Answer.init(rawValue:)) else { return }
                 if answer != .comment || latest[id] == nil { latest[id] = answer }
             }
