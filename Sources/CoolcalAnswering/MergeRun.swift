@@ -137,7 +137,10 @@ package struct MergeRun {
         // idempotently.
         let record = { for settlement in settled { try settlement.record(!settlement.superseded) } }
         // Written: a state that fails now is said so (exit 2), never "as it was".
-        let written = writeFailure == nil && pass.settlements.contains(where: { $0.written && $0.item.write?.changedCalendar == true }) ? [pass.target.shown] : []
+        var written: [String] = []
+        for settlement in pass.settlements where writeFailure == nil && settlement.written && settlement.item.write?.changedCalendar == true {
+            written += settlement.item.places.map(\.shown).filter { !written.contains($0) }
+        }
         try UnrecordedAnswer.recording(after: written) {
             if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
             TestHook.pause(at: "merge-before-remember")
