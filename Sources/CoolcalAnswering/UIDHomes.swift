@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalICal
 import CoolcalModel
 import CoolcalWriting
 
@@ -10,6 +11,7 @@ import CoolcalWriting
 /// calendars, and one split earlier is updated in each. The first CAL is written through
 /// the batch (once, at the end); another calendar at once, as `accept` writes (its lock,
 /// temp file, fsync, rename, read back; a vdir's event file; CalDAV with its etag).
+/// `accept` has no batch: every calendar is written at once.
 struct UIDHomes {
     let target: CalendarLocation
     let batch: CalendarBatch?
@@ -18,7 +20,7 @@ struct UIDHomes {
 
     /// Looks through `calendars` (the run's operands, the first being `target`) for the
     /// UIDs of `uids`; nothing is looked at with a single calendar. A first CAL that is a
-    /// file is the batch's to know (read once); another kind is looked through here.
+    /// file with a batch is the batch's to know (read once); else it is looked through here.
     init(target: CalendarLocation, batch: CalendarBatch?, calendars: [String], uids: Set<String>,
          me: [String], writer: CalendarWriter) throws {
         self.target = target
@@ -31,7 +33,7 @@ struct UIDHomes {
             return
         }
         var locations = others.map { ($0, anyCopy: false) }
-        if case .file = target {} else { locations.insert((target, anyCopy: true), at: 0) }
+        if case .file = target, batch != nil {} else { locations.insert((target, anyCopy: true), at: 0) }
         copies = try StoredCopies(locations, uids: uids, me: me, writer: writer)
     }
 
@@ -60,15 +62,19 @@ struct UIDHomes {
 
     /// Applies `change` where its UID lives. The outcome said is the first that changed a
     /// calendar, with every calendar changed (`updated in A and B`); when none did, the
-    /// first held one, else the first calendar's, with that calendar.
-    func apply(_ change: CalendarChange, window: TimeWindow) throws -> (WriteOutcome, [CalendarLocation]) {
+    /// first held one, else the first calendar's, with that calendar. `check` gives what
+    /// is checked of each calendar written at once, as read under its lock (`accept --if-free`).
+    func apply(_ change: CalendarChange, window: TimeWindow,
+               check: (CalendarLocation) -> (ICalCalendar) throws -> Void = { _ in { _ in } }) throws -> (WriteOutcome, [CalendarLocation]) {
         var outcomes: [(WriteOutcome, CalendarLocation)] = []
         for place in places(change.uid) {
             if place == target, let batch {
                 outcomes.append((try batch.apply(change), place))
             } else {
-                writer.diagnostics?.note("\(place.shown): holds \(change.uid), a copy naming you: the change is written there")
-                outcomes.append((try writer.write(change: change, to: place, window: window), place))
+                if place != target {
+                    writer.diagnostics?.note("\(place.shown): holds \(change.uid), a copy naming you: the change is written there")
+                }
+                outcomes.append((try writer.write(change: change, to: place, window: window, check: check(place)), place))
             }
         }
         let changed = outcomes.filter { $0.0.changedCalendar }

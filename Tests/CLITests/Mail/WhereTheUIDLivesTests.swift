@@ -162,6 +162,21 @@ import Testing
         #expect(try desk.text("first.ics").contains("SUMMARY:Dentist\r\n"), "the rest of the first calendar kept")
     }
 
+    @Test func acceptWritesTheUpdateWhereItLivesAndSaysWhere() throws {
+        let desk = try Desk()
+        try desk.write("first.ics", Self.calendar([Self.other]))
+        try desk.write("second.ics", Self.calendar([Self.stored()]))
+        try desk.write("update.eml", Self.mail())
+        let first = try desk.bytes("first.ics")
+        let run = try Binary.run(["accept", "--me", Self.me, "--state", desk.state, desk.path("update.eml"),
+                                  desk.path("first.ics"), desk.path("second.ics")])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout == "accepted: Planning (moved): updated in \(desk.path("second.ics"))\n", "\(run.stdout)\(run.stderr)")
+        #expect(try desk.bytes("first.ics") == first)
+        let copies = Self.meeting(try desk.text("second.ics"))
+        #expect(copies.count == 1 && copies.first?.contains("SUMMARY:Planning (moved)\r\n") == true, "\(copies)")
+    }
+
     @Test func anEventInAVdirsyncerTreeIsUpdatedInItsVdir() throws {
         let desk = try Desk()
         try desk.write("first.ics", Self.calendar([Self.other]))
