@@ -162,6 +162,25 @@ import Testing
         #expect(try desk.text("first.ics").contains("SUMMARY:Dentist\r\n"), "the rest of the first calendar kept")
     }
 
+    @Test func anAttendeesReplyIsAppliedToMyEventWhereItLives() throws {
+        let desk = try Desk()
+        try desk.write("first.ics", Self.calendar([Self.other]))
+        try desk.write("second.ics", Data(OrganizerRepliesTests.calendar.utf8))
+        let first = try desk.bytes("first.ics")
+        let before = try desk.text("second.ics")
+        let reply = OrganizerRepliesTests.reply(from: "Bob <bob@example.org>", attendee: "bob@example.org", partstat: "ACCEPTED")
+        let run = try desk.merge(Data(reply.utf8), ["first.ics", "second.ics"])
+        let said = try Self.outcome(run)
+        #expect(said["outcome"] as? String == "updated" && said["detail"] as? String == "updated in \(desk.path("second.ics"))",
+                "\(said)\(run.stderr)")
+        #expect(try desk.bytes("first.ics") == first)
+        // Bob's line, and only it, says ACCEPTED now.
+        let bob = "ATTENDEE;CN=Bob Example;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;ROLE=REQ-PARTICIPANT:mai\r\n lto:bob@example.org\r\n"
+        #expect(before.contains(bob))
+        let after = try desk.text("second.ics")
+        #expect(!after.contains(bob) && after.contains("PARTSTAT=ACCEPTED") && after.contains("CN=Carol;PARTSTAT=NEEDS-ACTION"), "\(after)")
+    }
+
     @Test func acceptWritesTheUpdateWhereItLivesAndSaysWhere() throws {
         let desk = try Desk()
         try desk.write("first.ics", Self.calendar([Self.other]))
