@@ -202,10 +202,11 @@ struct MergePass {
             guard let state, outcome == .accepted || outcome == .declined else { return }
             let answer: Answer = outcome == .accepted ? .accepted : .declined
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
-            for place in places where outcome == .accepted {
-                guard let wrote else { break }
-                try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: place,
-                                           store: state, settings: settings)
+            if outcome == .accepted, let wrote {
+                for place in places {
+                    try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: place,
+                                               store: state, settings: settings)
+                }
             }
             if run.reply && mail && asked, let reply = try run.mailReply(file, accepted: outcome == .accepted, name: name) {
                 try run.store.queue(reply, responseKey: recorded.key, inviteID: invite.id.text, state)
