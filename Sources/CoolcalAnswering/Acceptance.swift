@@ -11,7 +11,8 @@ import CoolcalWriting
 import CoolcalZones
 
 /// `accept` and `accept --tentative` (and `review`'s `a`/`t`): the invitation written
-/// into the first calendar — `STATUS:CONFIRMED` or `STATUS:TENTATIVE` for a push
+/// into the first calendar (an iTIP update or cancellation where the event already lives,
+/// `UIDHomes`) — `STATUS:CONFIRMED` or `STATUS:TENTATIVE` for a push
 /// payload, the owner's `PARTSTAT` for iTIP — then recorded, with the calendar and a
 /// hash of the block written (what changing your mind compares), and sent.
 package struct Acceptance {
@@ -40,6 +41,9 @@ package struct Acceptance {
         let key = AnswerSettings.stateKey(target)
         let recorded = invite.isCancellation || options.dryRun ? nil : try previous(key)
         let change = self.change(settings, recorded: recorded)
+        // An update or cancellation goes where the event already lives among the CALs (`UIDHomes`).
+        let homes = try UIDHomes(target: target, batch: nil, calendars: file.message == nil ? [] : calendars,
+                                 uids: Set(file.message.map { [$0.uid] } ?? []), me: settings.me, writer: settings.writer)
         if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
         if !invite.isCancellation && invite.everyInstanceEnded(before: settings.now, zone: settings.zone) {
             // Written all the same (a record of a meeting that happened); merge skips it as `past`.
@@ -56,12 +60,18 @@ package struct Acceptance {
             // A CalDAV calendar has no lock to hold while checking: it is read with the
             // others, just before the write (its etag still guards the event's resource).
             if target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }
-            if options.dryRun { return report(.preview(try preview(change, target, window: window, verify: verify))) }
-            let outcome = try settings.writer.write(change: change, to: target, window: window,
-                                                    check: target.isRemote ? { _ in } : verify)
+            // Another CAL than the first is checked with the first as it is now (not locked).
+            let first = { (_: ICalCalendar) throws in try verify(try Self.read(target, window: window)) }
+            if options.dryRun {
+                let place = homes.places(change.uid)[0]
+                return report(.preview(try preview(change, place, window: window, verify: place == target ? verify : first)))
+            }
+            let (outcome, places) = try homes.apply(change, window: window, check: { place in
+                place != target ? first : target.isRemote ? { _ in } : verify
+            })
             if case .held(let reason, let detail) = outcome {
                 // Not the organizer's word: nothing written, recorded or mailed.
-                return report(.held(invite, reason, detail: detail, target: target))
+                return report(.held(invite, reason, detail: detail, target: places[0]))
             }
             let verb: AnswerOutcome.AcceptVerb
             switch outcome {
@@ -69,10 +79,10 @@ package struct Acceptance {
             case _ where invite.isCancellation: verb = .cancelled
             default: verb = tentative ? .tentative : .accepted
             }
-            report(.accepted(verb, invite, write: outcome, target: target))
+            report(.accepted(verb, invite, write: outcome, target: places[0]))
             TestHook.pause(at: "accept-after-write")
             // Written: a state that fails now is said so (exit 2), never "as it was".
-            try UnrecordedAnswer.recording(after: outcome.changedCalendar ? [target.shown] : []) {
+            try UnrecordedAnswer.recording(after: outcome.changedCalendar ? places.map(\.shown) : []) {
                 if store.hasState && !outcome.isStale {
                     // An update or cancellation merge held for the person (beside the invitation): decided now.
                     let uid = invite.id.text
@@ -80,12 +90,21 @@ package struct Acceptance {
                 }
                 guard !outcome.isStale && !invite.isCancellation else { return }
                 try store.record(answer, for: invite, mail: mail) { report(.mail($0)) }
-                try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: target, store: try store.open(),
-                                           settings: settings)
+                for place in places {
+                    try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: place, store: try store.open(),
+                                               settings: settings)
+                }
             }
         } catch let busy as Busy {
             report(.busy(invite, busy.report))
         }
+    }
+
+    /// The first CAL as it is now, for `--if-free` when another CAL is written: a file
+    /// read for `window`; an empty calendar for a vdir (read whole by the check) or CalDAV.
+    private static func read(_ target: CalendarLocation, window: TimeWindow) throws -> ICalCalendar {
+        guard case .file(let path) = target, FileStatus.of(path) != nil else { return ICalCalendar(zones: ZoneBook()) }
+        return try ICalReader.read(try ICalReader.wholeFile(path), file: path, window: window)
     }
 
     /// What accepting writes: a push payload's event with the answer's STATUS, the

@@ -25,6 +25,9 @@ package struct MergeItem {
     /// when the invitation is held for the person instead.
     package var write: WriteOutcome?
     package var target: CalendarLocation?
+    /// The other calendars the same write went to: the event lived in several (split
+    /// earlier), and each copy was updated (`UIDHomes`).
+    package var elsewhere: [CalendarLocation] = []
     /// `--policy report`: found free or busy, not answered.
     package var reportOnly = false
     /// Answered, and not mailed although replies are: my ATTENDEE says `RSVP=FALSE`.
@@ -46,6 +49,15 @@ package struct MergeItem {
         self.conflicts = conflicts
         self.write = write
         self.target = target
+    }
+
+    /// `target` and `elsewhere`.
+    package var places: [CalendarLocation] { (target.map { [$0] } ?? []) + elsewhere }
+
+    /// Where the write went: the first calendar is `target`, the others `elsewhere`.
+    package mutating func place(_ places: [CalendarLocation]) {
+        target = places.first ?? target
+        elsewhere = Array(places.dropFirst())
     }
 
     /// Whether a person should see it (`merge -q` prints only these).

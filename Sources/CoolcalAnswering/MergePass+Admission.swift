@@ -34,7 +34,7 @@ extension MergePass {
     /// The sender rules for a message about an event the calendar written to does not
     /// hold; nil when it is stored (binding's to judge) or may be answered by policy.
     func admission(_ file: InvitationFile) -> WriteOutcome? {
-        guard let message = file.message, batch?.stores(uid: message.uid) != true else { return nil }
+        guard let message = file.message, !homes.stores(uid: message.uid) else { return nil }
         return trust.unstored(file)
     }
 }

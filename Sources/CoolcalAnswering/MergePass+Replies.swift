@@ -33,10 +33,11 @@ extension MergePass {
                   version < ProtocolOrder.Version(sequence: last.sequence, stamp: last.stamp, cancel: false) {
             item.outcome = .ignored
             item.write = .stale("an older reply of \(answer.attendee) than one applied before")
-        } else if let batch {
+        } else if batch != nil {
             do {
-                let written = try batch.apply(change)
+                let (written, places) = try homes.apply(change, window: check.finder.window(for: file.invite))
                 item.write = written
+                item.place(places)
                 switch written {
                 case .updated: (item.outcome, item.replySaid) = (.updated, change.tally.said)
                 case .held: item.outcome = .held
@@ -52,7 +53,7 @@ extension MergePass {
         var settled = Settlement(item: item, written: item.outcome == .updated)
         guard batch != nil else { return settled }
         settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome,
-                                         note: run.notes.cancelled(item.outcome, item.write ?? .absent, target, settings.now))
+                                         note: run.notes.cancelled(item.outcome, item.write ?? .absent, item.target ?? target, settings.now))
         // The organizer's copy answers for it: only a reply to an event of mine is news.
         let mine = item.write != nil && item.write != .absent
         settled.record = { [state, outcome = item.outcome, held = item.write?.heldReason] _ in

@@ -23,6 +23,8 @@ struct MergePass {
     /// The calendar written to, locked and read once; nil with `--policy report`.
     let batch: CalendarBatch?
     let calendars: PreparedCalendars
+    /// Where each message's UID already lives among the run's calendars (`UIDHomes`).
+    let homes: UIDHomes
     /// The state answers are recorded in; nil with `--policy report`.
     let state: StateStore?
     let server: URL?
@@ -54,6 +56,8 @@ struct MergePass {
         let expected = invites.compactMap { try? $0.get().change(me: settings.me, domain: settings.domain, now: settings.now) }
         let batch = run.policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
         let others = run.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
+        let uids = batch == nil ? [] : Set(invites.compactMap { try? $0.get().message?.uid })
+        let homes = try UIDHomes(target: target, batch: batch, calendars: run.calendars, uids: uids, me: settings.me, writer: settings.writer)
         // Revisions worked out, and the series that can be placed placed, once for all
         // the windows (ExpansionPlan). Each invitation's window is then expanded on its
         // own: a simple rule jumps to the window (CivilRecurrence), libical's iterator
@@ -69,7 +73,7 @@ struct MergePass {
         // organizer's invitation there.
         try inbox.together {
             for case .success(let file) in invites where !file.invite.isCancellation && !file.invite.isAttendeeTraffic && !file.invite.isCounter
-                && !(file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) {
+                && !(file.message.map { homes.stores(uid: $0.uid) } ?? false) {
                 try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
         }
@@ -79,6 +83,7 @@ struct MergePass {
         self.check = check
         self.target = target
         self.batch = batch
+        self.homes = homes
         self.state = state
         known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state, me: settings.me)
         preview = run.policy == .report ? ReportPreview(target) : nil
@@ -131,7 +136,7 @@ struct MergePass {
         let already = before?.outcome == .unchanged
         let accept = run.policy == .acceptAll || report.free || already
         // An update of a stored event (asked before this message's own write).
-        let update = (file.message.map { batch?.stores(uid: $0.uid) ?? false } ?? false) || before?.stored != nil
+        let update = (file.message.map { homes.stores(uid: $0.uid) } ?? false) || before?.stored != nil
         // A genuine update is always written; the policy answers only my PARTSTAT in it.
         let moved = before.flatMap { b in b.outcome == .updated ? b.stored : nil }.map {
             UpdateAnswer.decide($0, policy: run.policy, free: run.policy == .acceptAll || report.free, conflicts: report.conflicts.count)
@@ -163,12 +168,13 @@ struct MergePass {
             item.outcome = .ignored
             item.write = cancelled
             item.target = target
-        } else if let batch, case .write(let partstat, let said, _, _)? = moved {
+        } else if batch != nil, case .write(let partstat, let said, _, _)? = moved {
             // An update written with my PARTSTAT kept, back to NEEDS-ACTION, or DECLINED.
             do {
-                let written = try file.updateChange(me: settings.me, partstat: partstat).map { try batch.apply($0) } ?? .unchanged
+                let applied = try file.updateChange(me: settings.me, partstat: partstat).map { try homes.apply($0, window: window) }
+                let written = applied?.0 ?? .unchanged
                 item.write = written
-                item.target = target
+                item.place(applied?.1 ?? [target])
                 switch written {
                 case .held: item.outcome = .held
                 case .stale: item.outcome = .ignored
@@ -185,17 +191,17 @@ struct MergePass {
                 failure = error
                 return nil
             }
-        } else if accept || moved == .accept, let batch {
+        } else if accept || moved == .accept, batch != nil {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
             do {
                 let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
-                let written = try batch.apply(change)
+                let (written, places) = try homes.apply(change, window: window)
                 wrote = (change, written)
                 // An older version than the calendar's is not an answer to record; one
                 // that may not change the stored event is held for the person.
                 item.outcome = written.heldReason != nil ? .held : written.isStale ? .ignored : .accepted
                 item.write = written
-                item.target = target
+                item.place(places)
             } catch where error is WriteError || error is CalDAVError || error is ICalError {
                 settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
                 failure = error
@@ -204,7 +210,7 @@ struct MergePass {
             for instance in invite.checked where item.outcome == .accepted {
                 acceptedThisRun.append(occurrence(of: invite, instance))
             }
-        } else if let batch, let held = batch.held(file.change(me: settings.me, domain: settings.domain, now: settings.now)) {
+        } else if batch != nil, let held = homes.held(file.change(me: settings.me, domain: settings.domain, now: settings.now)) {
             // Not the organizer's word: neither declined (no mail to whoever sent it) nor busy.
             item.outcome = .held
             item.write = held
@@ -224,7 +230,7 @@ struct MergePass {
             settled.finished = MergeFinished(name: name, failed: false, outcome: item.outcome, note: "")
             settled.conflicts = report
         }
-        settled.record = { [run, state, server, target, outcome = item.outcome, wrote, held = item.write?.heldReason,
+        settled.record = { [run, state, server, places = item.places, outcome = item.outcome, wrote, held = item.write?.heldReason,
                             reopened = item.reopened] mail in
             if let state, update, outcome != .ignored {
                 // An update in the inbox: the organizer's own under its UID; a held one beside it.
@@ -238,8 +244,10 @@ struct MergePass {
             guard let state, let answer = answered else { return }
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
             if outcome == .accepted, let wrote {
-                try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: target,
-                                           store: state, settings: settings)
+                for place in places {
+                    try WrittenEvents.remember(wrote.change, wrote.outcome, invite: invite, answer: .accepted, target: place,
+                                               store: state, settings: settings)
+                }
             }
             if run.reply && mail && asked, let reply = try run.mailReply(file, accepted: answer == .accepted, name: name) {
                 try run.store.queue(reply, responseKey: recorded.key, inviteID: invite.id.text, state)
@@ -253,11 +261,13 @@ struct MergePass {
     private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
         let settings = run.store.settings
         var outcome: WriteOutcome
+        var places = [target]
         if batch != nil, let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             outcome = held
-        } else if let batch {
+        } else if batch != nil {
             do {
-                outcome = try batch.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now))
+                (outcome, places) = try homes.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now),
+                                                    window: check.finder.window(for: file.invite))
                 // Not stored: only its From can vouch for it (a SENT-BY it writes about itself cannot).
                 if case .absent = outcome, let held = trust.identity(file) {
                     outcome = held
@@ -280,6 +290,7 @@ struct MergePass {
         let known = batch != nil || preview != nil
         var item = MergeItem(name: name, outcome: code, invite: file.invite, write: known ? outcome : nil,
                              target: known ? target : nil)
+        if known { item.place(places) }
         item.reportOnly = batch == nil
         var settled = Settlement(item: item, written: batch != nil && code != .held)
         if let state, batch != nil, let tombstone = tombstone(file, outcome) {
@@ -299,7 +310,7 @@ struct MergePass {
         }
         if batch != nil {
             settled.finished = MergeFinished(name: name, failed: false, outcome: code,
-                                             note: run.notes.cancelled(code, outcome, target, settings.now))
+                                             note: run.notes.cancelled(code, outcome, places[0], settings.now))
         }
         return settled
     }

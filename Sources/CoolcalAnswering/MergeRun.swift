@@ -14,14 +14,16 @@ import CoolcalWriting
 
 /// `merge`'s run: every pending invitation of a spool answered by policy, reading the
 /// calendars once; an invitation accepted earlier in the run is busy time for the later
-/// ones. Accepted events go into the first calendar, written once at the end. Then, in
+/// ones. New events go into the first calendar, written once at the end; an update, a
+/// cancellation or a reply where the event already lives (`UIDHomes`). Then, in
 /// this order, so that a crash anywhere leaves each invitation answered once: the
 /// answers recorded in one state transaction, the invitations finished in the spool
 /// (moved, or a Maildir's messages remembered), the outbox delivered.
 package struct MergeRun {
     package let store: AnswerStore
     package let spoolDirectory: String
-    /// The calendar operands: the first is written to, all are read.
+    /// The calendar operands: the first is written to, all are read (and written where an
+    /// event being updated lives).
     package let calendars: [String]
     package var policy: MergePolicy = .acceptIfFree
     /// `--mark`: a Maildir's processed messages are moved to `cur/`, flagged seen.
@@ -137,7 +139,10 @@ package struct MergeRun {
         // idempotently.
         let record = { for settlement in settled { try settlement.record(!settlement.superseded) } }
         // Written: a state that fails now is said so (exit 2), never "as it was".
-        let written = writeFailure == nil && pass.settlements.contains(where: { $0.written && $0.item.write?.changedCalendar == true }) ? [pass.target.shown] : []
+        var written: [String] = []
+        for settlement in pass.settlements where writeFailure == nil && settlement.written && settlement.item.write?.changedCalendar == true {
+            written += settlement.item.places.map(\.shown).filter { !written.contains($0) }
+        }
         try UnrecordedAnswer.recording(after: written) {
             if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
             TestHook.pause(at: "merge-before-remember")

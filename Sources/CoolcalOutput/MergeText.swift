@@ -114,10 +114,10 @@ package struct MergeText {
                 guard let write = item.write, let target = item.target else { return "a reply" }
                 if write == .absent { return "no event of yours with this UID in \(target.shown)" }
                 if item.reportOnly { return "its event is in \(target.shown)" }
-                return write.describe(target.shown) + (item.replySaid.map { $0 == "reply" ? "" : " (\($0))" } ?? "")
+                return write.describe(shown(item, target)) + (item.replySaid.map { $0 == "reply" ? "" : " (\($0))" } ?? "")
             }
             guard let write = item.write, let target = item.target else { return "a cancellation" }
-            return item.reportOnly && write != .absent ? "its event is in \(target.shown)" : write.describe(target.shown)
+            return item.reportOnly && write != .absent ? "its event is in \(target.shown)" : write.describe(shown(item, target))
         }
         var detail = "\(n) conflict\(n == 1 ? "" : "s")"
         if !item.busyWith.isEmpty {
@@ -132,12 +132,20 @@ package struct MergeText {
             detail += "; its event is in \(target.shown)"
         } else if let write = item.write, let target = item.target {
             switch write {
+            case .updated where !item.elsewhere.isEmpty: detail += "; " + write.describe(shown(item, target))
             case .added, .updated: detail += "; written to \(target.shown)"
             case .unchanged: detail += "; already in \(target.shown)"
             default: detail += "; " + write.describe(target.shown)
             }
         }
         return detail
+    }
+
+    /// The calendars written, as said: `A`, `A and B`, `A, B and C` (an event that
+    /// lived in several, each copy updated).
+    static func shown(_ item: MergeItem, _ target: CalendarLocation) -> String {
+        let names = ([target] + item.elsewhere).map(\.shown)
+        return names.count < 2 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
     }
 
     /// A counter-proposal's words: the proposed time's conflicts and where the person

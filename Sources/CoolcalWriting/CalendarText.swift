@@ -95,6 +95,11 @@ package struct CalendarText {
     package struct Identity: Hashable, Sendable {
         package var uid: String
         package var marker: String?
+
+        package init(uid: String, marker: String?) {
+            self.uid = uid
+            self.marker = marker
+        }
     }
 
     /// The top-level VEVENT blocks with a `UID` line that contains `uid`, or an

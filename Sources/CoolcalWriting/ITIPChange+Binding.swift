@@ -58,3 +58,11 @@ extension ITIPChange {
         return found
     }
 }
+
+extension ITIPChange {
+    /// `binding` against a stored copy read elsewhere (`text`: its blocks, or the calendar
+    /// holding them): the held outcome when this message may not change it.
+    package func held(in text: CalendarText) -> WriteOutcome? {
+        binding(text.blocks(uid: uid), text)
+    }
+}

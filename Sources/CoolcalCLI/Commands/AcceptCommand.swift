@@ -4,7 +4,8 @@ import CoolcalAnswering
 import CoolcalModel
 
 /// `coolcal accept [--if-free] [--dry-run] [--tentative] [--create] INVITE [CAL...]`: writes
-/// into the first CAL (none: the config's `calendar` lines), through `AnswerCommand`;
+/// into the first CAL (none: the config's `calendar` lines) — an update or cancellation
+/// where the event already lives among them (`UIDHomes`) — through `AnswerCommand`;
 /// with `--if-free`, every CAL must be free in the buffered window.
 package struct AcceptCommand: CommandUnit, Equatable {
     package static let ifFree = Flag("if-free", help: "accept only when the buffered window is free in every CAL; else exit 1, write nothing")

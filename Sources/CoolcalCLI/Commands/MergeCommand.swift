@@ -6,7 +6,8 @@ import CoolcalSpool
 
 /// `coolcal merge [--spool DIR] [--policy P] [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
-/// is busy time for the later ones. Accepted events go into the first CAL. DIR may be a
+/// is busy time for the later ones. New events go into the first CAL, updates where the
+/// event already lives (`UIDHomes`). DIR may be a
 /// Maildir (Spool/MaildirSource.swift): left as it is unless `--mark`. Without DIR or CAL,
 /// the config's `spool` and `calendar` keys.
 package struct MergeCommand: CommandUnit, Equatable {

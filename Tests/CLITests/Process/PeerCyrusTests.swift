@@ -35,7 +35,6 @@ import Testing
         "imip_preserve_alerts+fixed_tzid": methodQuirk,
         "imip_update": methodQuirk,
         "imip_update_master_and_add_override": methodQuirk,
-        "imip_move_event": "not yet fixed: an update is written to the first CAL, not where the UID lives",
     ]
 
     static let corpus: URL? = {
