@@ -39,7 +39,7 @@ import Testing
                 if prefix.hasSuffix("Glibc.") {
                     found.append("Glibc.\(name)(")
                 } else if !(before.isLetter || before.isNumber || before == "_" || before == "." || before == "`")
-                            && !prefix.hasSuffix("func ") {
+                            && !prefix.hasSuffix("func ") && !prefix.hasSuffix("case ") {
                     found.append("\(name)(")
                 }
             }
@@ -96,6 +96,7 @@ import Testing
         #expect(Self.rawCalls(in: "        try AtomicFile.write(to: path, keeping: nil)").isEmpty)
         #expect(Self.rawCalls(in: "    package static func rename(_ from: String, _ to: String) {").isEmpty)
         #expect(Self.rawCalls(in: "        try self.write(changes: [c])").isEmpty)
+        #expect(Self.rawCalls(in: "    case write(partstat: String)").isEmpty)
         #expect(Self.rawCalls(in: "        let x = overwrite(a) // rename(a, b)").isEmpty)
         #expect(Self.rawCalls(in: "        note(\"rename(\\(a))\")").isEmpty)
     }

@@ -19,7 +19,7 @@ import Testing
         let merged = try desk.merge(MovedUpdateDesk.invitation)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.hasPrefix("accepted  "), "\(merged.stdout)")
-        #expect(merged.stdout.hasSuffix("  Design review  2031-03-03T10:00:00Z  (already in \(desk.calendar))\n"), "\(merged.stdout)")
+        #expect(merged.stdout.hasSuffix("  Design review  Mar 3, 2031, 10:00\u{202F}AM  (already in \(desk.calendar))\ntimes in UTC\n"), "\(merged.stdout)")
         let processed = try desk.process(MovedUpdateDesk.invitation)
         #expect(processed.status == 0, "\(processed.stderr)")
         #expect(processed.stdout == "no_action (already in \(desk.calendar))\n", "\(processed.stdout)\(processed.stderr)")
@@ -32,7 +32,7 @@ import Testing
         let merged = try desk.merge(MovedUpdateDesk.moved)
         #expect(merged.status == 0, "\(merged.stderr)")
         #expect(merged.stdout.hasPrefix("updated   "), "\(merged.stdout)")
-        #expect(merged.stdout.hasSuffix("  Design review  2031-03-03T11:30:00Z  (moved; needs your answer: 1 conflict)\n"), "\(merged.stdout)")
+        #expect(merged.stdout.hasSuffix("  Design review  Mar 3, 2031, 11:30\u{202F}AM  (moved; needs your answer: 1 conflict)\ntimes in UTC\n"), "\(merged.stdout)")
         // The calendar's truth: the new time, my PARTSTAT waiting.
         let stored = try desk.stored()
         #expect(stored.contains("DTSTART:20310303T113000Z\r\n") && !stored.contains("DTSTART:20310303T100000Z"), "\(stored)")
