@@ -84,4 +84,18 @@ import Testing
         #expect(series.contains("TRANSP:TRANSPARENT\r\n") && !series.contains("TRANSP:OPAQUE"), "\(series)")
         #expect(!series.contains("CATEGORIES:mine"), "\(series)")
     }
+
+    /// `accept` records what it wrote too: its next update replaces the organizer's alarm.
+    @Test func acceptRecordsWhatTheOrganizerSent() throws {
+        let cal = try Binary.temp("cal.ics", Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\nEND:VCALENDAR\r\n".utf8))
+        let env = ["COOLCAL_STATE": try Binary.temp("state/.keep", Data()) + "-dir"]
+        for (sequence, minutes) in [(0, 10), (1, 5)] {
+            let mail = U.request(sequence: sequence, title: "Weekly", override: false, extra: Self.organizerAlarm(minutes))
+            let ics = mail.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+            let run = try Binary.run(["accept", "--me", OrganizerBindingTests.me, try Binary.temp("invite.ics", Data(ics.utf8)), cal], env: env)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        }
+        let series = try #require(U.blocks(try String(contentsOfFile: cal, encoding: .utf8))[""])
+        #expect(Self.occurrences("BEGIN:VALARM\r\n", in: series) == 1 && series.contains("DESCRIPTION:alice says 5\r\n"), "\(series)")
+    }
 }
