@@ -43,7 +43,9 @@ package struct Acceptance {
         let change = self.change(settings, recorded: recorded)
         // An update or cancellation goes where the event already lives among the CALs (`UIDHomes`).
         let homes = try UIDHomes(target: target, batch: nil, calendars: file.message == nil ? [] : calendars,
-                                 uids: Set(file.message.map { [$0.uid] } ?? []), me: settings.me, writer: settings.writer)
+                                 uids: Set(file.message.map { [$0.uid] } ?? []), me: settings.me, writer: settings.writer,
+                                 memory: OrganizerMemory(lookIn: { [store] in store.hasState ? try store.open() : nil },
+                                                         recordIn: { [store] in try store.open() }, now: settings.now))
         if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
         if !invite.isCancellation && invite.everyInstanceEnded(before: settings.now, zone: settings.zone) {
             // Written all the same (a record of a meeting that happened); merge skips it as `past`.
@@ -90,6 +92,7 @@ package struct Acceptance {
                 }
                 guard !outcome.isStale && !invite.isCancellation else { return }
                 try store.record(answer, for: invite, mail: mail) { report(.mail($0)) }
+                try homes.memory.flush()
                 for place in places {
                     try WrittenEvents.remember(change, outcome, invite: invite, answer: answer, target: place, store: try store.open(),
                                                settings: settings)

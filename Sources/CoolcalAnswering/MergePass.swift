@@ -57,7 +57,10 @@ struct MergePass {
         let batch = run.policy == .report ? nil : try settings.writer.batch(for: target, windows: windows, expecting: expected)
         let others = run.calendars.map(CalendarLocation.init).dropFirst(batch?.loaded == nil ? 0 : 1)
         let uids = batch == nil ? [] : Set(invites.compactMap { try? $0.get().message?.uid })
-        let homes = try UIDHomes(target: target, batch: batch, calendars: run.calendars, uids: uids, me: settings.me, writer: settings.writer)
+        let state = run.policy == .report ? nil : try run.store.open()
+        let memory = OrganizerMemory(lookIn: { state }, recordIn: { [store = run.store] in try state ?? store.open() }, now: settings.now)
+        let homes = try UIDHomes(target: target, batch: batch, calendars: run.calendars, uids: uids, me: settings.me,
+                                 writer: settings.writer, memory: memory)
         // Revisions worked out, and the series that can be placed placed, once for all
         // the windows (ExpansionPlan). Each invitation's window is then expanded on its
         // own: a simple rule jumps to the window (CivilRecurrence), libical's iterator
@@ -65,7 +68,6 @@ struct MergePass {
         // the windows it reaches, so ten windows cost about ten windows, not the months
         // between them.
         calendars = check.reader.prepare((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
-        let state = run.policy == .report ? nil : try run.store.open()
         let inbox = try state ?? run.store.open()
         server = try run.store.server()
         // Into the inbox, all in one transaction, before any is answered. An update of a

@@ -145,6 +145,8 @@ package struct MergeRun {
         }
         try UnrecordedAnswer.recording(after: written) {
             if let state = pass.state, !pass.target.isRemote { try state.together(record) } else { try record() }
+            // What the organizers sent, once the calendars hold it.
+            if writeFailure == nil { try pass.homes.memory.flush() }
             TestHook.pause(at: "merge-before-remember")
             try spool.finish(settled.compactMap(\.finished))
         }

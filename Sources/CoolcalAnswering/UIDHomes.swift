@@ -17,15 +17,18 @@ struct UIDHomes {
     let batch: CalendarBatch?
     let copies: StoredCopies
     let writer: CalendarWriter
+    /// What organizers last sent: given to each update applied, and what it sent kept.
+    let memory: OrganizerMemory
 
     /// Looks through `calendars` (the run's operands, the first being `target`) for the
     /// UIDs of `uids`; nothing is looked at with a single calendar. A first CAL that is a
     /// file with a batch is the batch's to know (read once); else it is looked through here.
     init(target: CalendarLocation, batch: CalendarBatch?, calendars: [String], uids: Set<String>,
-         me: [String], writer: CalendarWriter) throws {
+         me: [String], writer: CalendarWriter, memory: OrganizerMemory) throws {
         self.target = target
         self.batch = batch
         self.writer = writer
+        self.memory = memory
         let key = AnswerSettings.stateKey(target)
         let others = calendars.dropFirst().map(CalendarLocation.init).filter { AnswerSettings.stateKey($0) != key }
         guard !others.isEmpty else {
@@ -64,8 +67,10 @@ struct UIDHomes {
     /// calendar, with every calendar changed (`updated in A and B`); when none did, the
     /// first held one, else the first calendar's, with that calendar. `check` gives what
     /// is checked of each calendar written at once, as read under its lock (`accept --if-free`).
+    /// An organizer's update goes with what the organizer last sent (`memory`).
     func apply(_ change: CalendarChange, window: TimeWindow,
                check: (CalendarLocation) -> (ICalCalendar) throws -> Void = { _ in { _ in } }) throws -> (WriteOutcome, [CalendarLocation]) {
+        let change = try memory.prepared(change)
         var outcomes: [(WriteOutcome, CalendarLocation)] = []
         for place in places(change.uid) {
             if place == target, let batch {
@@ -77,6 +82,7 @@ struct UIDHomes {
                 outcomes.append((try writer.write(change: change, to: place, window: window, check: check(place)), place))
             }
         }
+        for (outcome, _) in outcomes { memory.wrote(change, outcome) }
         let changed = outcomes.filter { $0.0.changedCalendar }
         if let first = changed.first { return (first.0, changed.map(\.1)) }
         let said = outcomes.first { $0.0.heldReason != nil } ?? outcomes.first ?? (.absent, target)

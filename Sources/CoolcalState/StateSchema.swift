@@ -238,5 +238,17 @@ package enum StateSchema {
         """
         ALTER TABLE invitations ADD COLUMN reopened_at REAL;
         """,
+        // Which properties are the user's (issue 44): per UID and RECURRENCE-ID, the
+        // hashes of the lines (and VALARM blocks) the organizer last sent, as coolcal
+        // wrote them; a stored line not among them is the user's (`OrganizerLines`).
+        """
+        CREATE TABLE organizer_lines (
+            uid TEXT NOT NULL,
+            recurrence TEXT NOT NULL,
+            hashes TEXT NOT NULL,
+            written_at REAL NOT NULL,
+            PRIMARY KEY (uid, recurrence)
+        );
+        """,
     ]
 }

@@ -30,6 +30,9 @@ package struct ITIPChange: CalendarChange {
     /// written with `partstat`, `DECLINED` too (without it `DECLINED` is changing your
     /// mind: only my PARTSTAT is edited, in every stored block).
     package var writesUpdate = false
+    /// What the organizer last sent of this UID, by `recordKey` (the state's
+    /// `OrganizerLines`): what tells the user's lines of a stored copy (`UserData`).
+    package var organizerSent: [String: Set<String>] = [:]
 
     package init(message: ITIPMessage, cancel: Bool, me: [String], sender: String? = nil) {
         self.message = message
@@ -330,19 +333,6 @@ package struct ITIPChange: CalendarChange {
 
     /// A RECURRENCE-ID as what it means: a date, or an instant (zones resolved).
     package enum InstanceKey: Hashable { case date(CivilDateTime), instant(Int64) }
-
-    /// Each VEVENT the update writes with the user's own data of its stored copy, or, for
-    /// an instance with none stored, the series' (`UserData`).
-    private func carried(_ bodies: [String], _ offered: [ICalEvent], _ stored: [EventBlock], _ text: CalendarText,
-                         _ calendar: ICalCalendar) -> [String] {
-        let master = stored.filter { $0.event.recurrenceID == nil }.max { ITIPChange.order($1.event, $0.event) == .newer }
-        return zip(offered, bodies).map { version, body in
-            let wanted = key(version.recurrenceID, message.zones)
-            let own = stored.filter { key($0.event.recurrenceID, calendar.zones) == wanted }.max { ITIPChange.order($1.event, $0.event) == .newer }
-            guard let from = own ?? (version.recurrenceID != nil ? master : nil) else { return body }
-            return UserData.carry(UserData.kept(in: String(decoding: text.bytes[from.range], as: UTF8.self)), into: body)
-        }
-    }
 
     func key(_ t: ICalTime?, _ zones: ZoneBook) -> InstanceKey? {
         guard let t else { return nil }

@@ -2,19 +2,48 @@ import Foundation
 
 /// What the user set on a stored event that the organizer's update must not wipe (RFC
 /// 5546 §2.1.5, §3.2.2: the organizer owns the event, each attendee its own alarms and
-/// free/busy choice). For a stored copy with no record of what the organizer sent, the
-/// user's are its VALARMs and TRANSP (the `X-MICROSOFT-CDO-BUSYSTATUS` coolcal writes is
-/// written again from my answer); a newly arriving override takes TRANSP and the VALARMs
-/// from the series. A VALARM the update itself carries, byte for byte, is not doubled.
+/// free/busy choice). With a record of what the organizer last sent (the hashes of its
+/// lines and subcomponents as coolcal wrote them, `hashes(of:)`) that describes the
+/// stored copy, the user's are every line and subcomponent not among them — but for the
+/// lines that say what the meeting is, when and with whom (`organizers`). Without one
+/// (stored before records were kept, or since changed to another version), the user's
+/// are its VALARMs and TRANSP (the `X-MICROSOFT-CDO-BUSYSTATUS` coolcal writes is
+/// written again from my answer). A newly arriving override takes the series' user data.
+/// Nothing the update itself carries, byte for byte, is doubled.
 package enum UserData {
-    /// The user's lines of one stored VEVENT: property lines (folds kept) and VALARM blocks.
+    /// The user's lines of one stored VEVENT: property lines (folds kept) and
+    /// subcomponents (VALARM blocks), each its physical lines.
     package struct Kept: Equatable {
         var properties: [[String]] = []
         var alarms: [[String]] = []
         var isEmpty: Bool { properties.isEmpty && alarms.isEmpty }
     }
 
+    /// The user's without a record: besides the VALARMs.
     static let owned = ["TRANSP"]
+
+    /// Never the user's: the event's identity and version, its times and recurrence, its
+    /// people and status (the update's own say; my PARTSTAT is the answer's), and what a
+    /// client stamps on every save.
+    static let organizers: Set<String> = [
+        "UID", "DTSTAMP", "SEQUENCE", "RECURRENCE-ID", "DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE",
+        "EXRULE", "ORGANIZER", "ATTENDEE", "STATUS", "CREATED", "LAST-MODIFIED",
+    ]
+
+    /// Properties a VEVENT has at most once (RFC 5545 §3.6.1, RFC 7986): the user's
+    /// replaces the update's; a user's line of another name goes in beside the update's.
+    static let single: Set<String> = [
+        "CLASS", "DESCRIPTION", "GEO", "LOCATION", "PRIORITY", "SUMMARY", "TRANSP", "URL", "COLOR",
+        "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-INTENDEDSTATUS",
+    ]
+
+    /// One part of a VEVENT block: a property line of its own, or a subcomponent whole.
+    struct Part {
+        var name: String
+        var lines: [String]
+        var isComponent: Bool
+        var hash: String { EventHash.of(Array(lines.joined(separator: "\r\n").utf8)) }
+    }
 
     /// The logical lines of a text (each its physical lines, folds kept, without line ends).
     static func logical(_ text: String) -> [[String]] {
@@ -31,36 +60,70 @@ package enum UserData {
         String((line.first ?? "").prefix { $0 != ":" && $0 != ";" }).uppercased()
     }
 
-    /// The user's lines of a stored VEVENT block: `properties` names what to take
-    /// (`owned`; none to take the VALARMs alone).
-    package static func kept(in block: String, properties: [String] = owned) -> Kept {
-        var kept = Kept()
+    /// The parts of one VEVENT block, in order (its BEGIN and END lines are none).
+    static func parts(_ block: String) -> [Part] {
+        var out: [Part] = []
         var depth = 0
-        var alarm: [String]?
+        var component: Part?
         for line in logical(block) {
             let name = name(line)
-            let value = (line.first ?? "").drop { $0 != ":" }.dropFirst().uppercased()
             if name == "BEGIN" {
                 depth += 1
-                if depth == 2 && value == "VALARM" { alarm = [] }
+                let value = (line.first ?? "").drop { $0 != ":" }.dropFirst().uppercased()
+                if depth == 2 { component = Part(name: value, lines: [], isComponent: true) }
             }
-            if alarm != nil { alarm?.append(contentsOf: line) } else if depth == 1 && properties.contains(name) { kept.properties.append(line) }
+            if component != nil {
+                component?.lines.append(contentsOf: line)
+            } else if depth == 1 && name != "BEGIN" && name != "END" {
+                out.append(Part(name: name, lines: line, isComponent: false))
+            }
             if name == "END" {
-                if depth == 2, value == "VALARM", let done = alarm { kept.alarms.append(done); alarm = nil }
+                if depth == 2, let done = component { out.append(done); component = nil }
                 depth -= 1
             }
+        }
+        return out
+    }
+
+    /// What the state records of one VEVENT as the update writes it: the hash of each
+    /// line (unfolded) and of each subcomponent.
+    package static func hashes(of body: String) -> Set<String> { Set(parts(body).map(\.hash)) }
+
+    /// Whether `record` is of the stored copy's version: its DTSTAMP (and SEQUENCE) lines are among it.
+    static func describes(_ record: Set<String>, _ parts: [Part]) -> Bool {
+        let version = parts.filter { !$0.isComponent && ($0.name == "DTSTAMP" || $0.name == "SEQUENCE") }
+        return version.contains { $0.name == "DTSTAMP" } && version.allSatisfy { record.contains($0.hash) }
+    }
+
+    /// The user's lines of a stored VEVENT block, by `record` (what the organizer last
+    /// sent of it) when that describes it, else by the rule for copies without one.
+    package static func kept(in block: String, record: Set<String>?) -> Kept {
+        let parts = parts(block)
+        var kept = Kept()
+        guard let record, describes(record, parts) else {
+            for part in parts {
+                if part.isComponent { if part.name == "VALARM" { kept.alarms.append(part.lines) } } else if owned.contains(part.name) {
+                    kept.properties.append(part.lines)
+                }
+            }
+            return kept
+        }
+        for part in parts where !record.contains(part.hash) {
+            if part.isComponent { kept.alarms.append(part.lines) } else if !organizers.contains(part.name) { kept.properties.append(part.lines) }
         }
         return kept
     }
 
     /// `body` (one VEVENT as the update writes it) with the kept lines in: a kept property
-    /// replaces the body's of that name; kept VALARMs go before `END:VEVENT`, but for one
-    /// the body already has.
+    /// of a `single` name replaces the body's of that name, in its place; another goes
+    /// before `END:VEVENT`, as do the kept subcomponents — but for one the body already has.
     package static func carry(_ kept: Kept, into body: String) -> String {
         guard !kept.isEmpty else { return body }
         let ending = body.contains("\r\n") ? "\r\n" : "\n"
-        let replaced = Set(kept.properties.map(name))
-        let theirs = kept.alarms.isEmpty ? [] : self.kept(in: body, properties: []).alarms
+        let replaced = Set(kept.properties.map(name)).intersection(single)
+        let theirs = parts(body)
+        let present = theirs.filter { !$0.isComponent }.map(\.lines)
+        let components = theirs.filter(\.isComponent).map(\.lines)
         var lines: [[String]] = []
         var placed: Set<String> = []
         var depth = 0
@@ -68,8 +131,8 @@ package enum UserData {
             let name = name(line)
             if name == "BEGIN" { depth += 1 }
             if name == "END" && depth == 1 {
-                lines += kept.properties.filter { !placed.contains(Self.name($0)) }
-                lines += kept.alarms.filter { !theirs.contains($0) }
+                lines += kept.properties.filter { replaced.contains(Self.name($0)) ? !placed.contains(Self.name($0)) : !present.contains($0) }
+                lines += kept.alarms.filter { !components.contains($0) }
             }
             if name == "END" { depth -= 1 }
             if depth == 1 && name != "BEGIN" && replaced.contains(name) {

@@ -8,14 +8,14 @@ import Testing
 @Suite struct UserDataSurvivesTests {
     static let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nDESCRIPTION:my own\r\nEND:VALARM\r\n"
 
-    static func request(sequence: Int, title: String, override: Bool) -> String {
+    /// `extra`: lines the organizer sends in the series, before its `END:VEVENT`.
+    static func request(sequence: Int, title: String, override: Bool, extra: [String] = []) -> String {
         var ics = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Test//EN", "METHOD:REQUEST",
             "BEGIN:VEVENT", "UID:mine-kept@example.org", "DTSTAMP:2026010\(sequence + 1)T090000Z", "SEQUENCE:\(sequence)",
             "DTSTART:20310303T100000Z", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=4", "SUMMARY:\(title)", "TRANSP:OPAQUE",
             "ORGANIZER:mailto:alice@example.org", "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:\(OrganizerBindingTests.me)",
-            "END:VEVENT",
-        ]
+        ] + extra + ["END:VEVENT"]
         if override {
             ics += ["BEGIN:VEVENT", "UID:mine-kept@example.org", "DTSTAMP:2026010\(sequence + 1)T090000Z", "SEQUENCE:\(sequence)",
                     "RECURRENCE-ID:20310310T100000Z", "DTSTART:20310310T140000Z", "DURATION:PT1H", "SUMMARY:\(title) (moved)",
