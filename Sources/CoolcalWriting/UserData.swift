@@ -30,12 +30,16 @@ package enum UserData {
         "EXRULE", "ORGANIZER", "ATTENDEE", "STATUS", "CREATED", "LAST-MODIFIED",
     ]
 
-    /// Properties a VEVENT has at most once (RFC 5545 §3.6.1, RFC 7986): the user's
-    /// replaces the update's; a user's line of another name goes in beside the update's.
+    /// Properties a VEVENT has at most once (RFC 5545 §3.6.1, RFC 7986) that say how the
+    /// event stands for me, not what it is: the user's replaces the update's.
     static let single: Set<String> = [
-        "CLASS", "DESCRIPTION", "GEO", "LOCATION", "PRIORITY", "SUMMARY", "TRANSP", "URL", "COLOR",
-        "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-INTENDEDSTATUS",
+        "TRANSP", "COLOR", "X-MICROSOFT-CDO-BUSYSTATUS", "X-MICROSOFT-CDO-INTENDEDSTATUS",
     ]
+
+    /// Once-only properties that say what the event is (RFC 5546 §2.1.5: the organizer's
+    /// word): a user's own line stays only while the update carries none of that name; an
+    /// update that does says the organizer's, which the user must see (a new LOCATION).
+    static let described: Set<String> = ["CLASS", "DESCRIPTION", "GEO", "LOCATION", "PRIORITY", "SUMMARY", "URL"]
 
     /// One part of a VEVENT block: a property line of its own, or a subcomponent whole.
     struct Part {
@@ -120,9 +124,12 @@ package enum UserData {
     package static func carry(_ kept: Kept, into body: String) -> String {
         guard !kept.isEmpty else { return body }
         let ending = body.contains("\r\n") ? "\r\n" : "\n"
-        let replaced = Set(kept.properties.map(name)).intersection(single)
         let theirs = parts(body)
         let present = theirs.filter { !$0.isComponent }.map(\.lines)
+        let sent = Set(present.map(name))
+        var kept = kept
+        kept.properties.removeAll { described.contains(name($0)) && sent.contains(name($0)) }
+        let replaced = Set(kept.properties.map(name)).intersection(single)
         let components = theirs.filter(\.isComponent).map(\.lines)
         var lines: [[String]] = []
         var placed: Set<String> = []

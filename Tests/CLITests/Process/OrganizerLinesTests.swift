@@ -67,6 +67,26 @@ import Testing
         #expect(override.contains(Self.mine), "\(override)")
     }
 
+    /// What the event is stays the organizer's word: a title I edited gives way to the one
+    /// its update sends (I must see the organizer's change), while a LOCATION I added, of
+    /// which the organizer sends none, stays mine.
+    @Test func theOrganizersNewTitleWinsOverMineAndMyOwnLocationStays() throws {
+        let desk = try ProcessDesk()
+        let first = try desk.process(U.request(sequence: 0, title: "Weekly", override: false))
+        #expect(first.text.hasPrefix("added"), "\(first.text)\(first.stderr)")
+        var text = try desk.text()
+        let series = try #require(U.blocks(text)[""])
+        let edited = series.replacingOccurrences(of: "SUMMARY:Weekly\r\n", with: "SUMMARY:My weekly\r\n") + "LOCATION:my desk\r\n"
+        #expect(edited != series + "LOCATION:my desk\r\n", "the stored title was edited")
+        text = text.replacingOccurrences(of: series, with: edited)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: desk.calendar))
+        let update = try desk.process(U.request(sequence: 1, title: "Weekly sync", override: false))
+        #expect(update.text.hasPrefix("updated"), "\(update.text)\(update.stderr)")
+        let after = try #require(U.blocks(try desk.text())[""])
+        #expect(Self.occurrences("SUMMARY:", in: after) == 1 && after.contains("SUMMARY:Weekly sync\r\n"), "\(after)")
+        #expect(Self.occurrences("LOCATION:my desk\r\n", in: after) == 1, "\(after)")
+    }
+
     @Test func anEventStoredWithNoRecordKeepsTodaysRule() throws {
         let desk = try ProcessDesk()
         let first = try desk.process(U.request(sequence: 0, title: "Weekly", override: false, extra: Self.organizerAlarm(10)))
