@@ -4,7 +4,7 @@
 # (./run installs make and the libraries swift itself loads, then runs make demo / make test;
 # with make at hand, make demo and make test do the same.)
 # While working on the code:
-#   make quick     build and run every test but the slow tier (the ...SlowTests targets): a few minutes
+#   make quick     build and run every test but the slow tier (the ...SlowTests targets): about 2 minutes
 #   make unit      every Swift test, the slow tier too (make test runs it, with the rest)
 # and for people who want it on their PATH:
 #   make install   copy the release build (make release, as yourself) to PREFIX (default /usr/local)
