@@ -3,6 +3,9 @@
 #   sh ./run test   install make, the build's and the tests' packages, build, run every test
 # (./run installs make and the libraries swift itself loads, then runs make demo / make test;
 # with make at hand, make demo and make test do the same.)
+# While working on the code:
+#   make quick     build and run every test but the slow tier (the ...SlowTests targets): about 2 minutes
+#   make unit      every Swift test, the slow tier too (make test runs it, with the rest)
 # and for people who want it on their PATH:
 #   make install   copy the release build (make release, as yourself) to PREFIX (default /usr/local)
 SHELL := /bin/bash
@@ -36,7 +39,7 @@ COOLCAL := .build/debug/coolcal
 # layers), on incremental builds too.
 BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: all deps deps-build deps-release deps-test pydeps build demo test unit differential lint-man bench fuzz fuzz-smoke clean \
+.PHONY: all deps deps-build deps-release deps-test pydeps build demo test unit quick differential lint-man bench fuzz fuzz-smoke clean \
 	release install uninstall deb install-test fresh-check
 
 all: build
@@ -94,11 +97,20 @@ differential: build pydeps
 
 # The tests' temporary files go to one directory of this run (TMPDIR), removed after it;
 # others may enter it (a test runs coolcal as nobody on files in it).
-unit: build pydeps
+# $(call swift-tests,SWIFT TEST ARGUMENTS)
+define swift-tests
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && chmod 0755 "$$scratch" && \
-	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test $(BUILD_FLAGS); \
+	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test $(BUILD_FLAGS) $(1); \
 	  status=$$?; rm -rf "$$scratch"; exit $$status
+endef
+# Every Swift test (make test runs it; so does CI).
+unit: build pydeps
+	$(call swift-tests,)
+# The fast tier: every test but the slow tier's targets (CLISlowTests...: a suite over 5 s,
+# or one needing a real server, root or a daemon), which --skip matches by module name.
+quick: build pydeps
+	$(call swift-tests,--skip SlowTests)
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
 FUZZ_SECONDS ?= 600

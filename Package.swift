@@ -94,17 +94,35 @@ let package = Package(
         ),
         .testTarget(
             name: "CoolcalKitTests",
-            dependencies: layerNames.map { .target(name: $0) },
+            // Every layer but Check, whose tests (VdirReadTests) are in the slow tier.
+            dependencies: layerNames.filter { $0 != "CoolcalCheck" }.map { .target(name: $0) },
             // Long expected texts, read by the tests from beside them.
             exclude: ["Output/Snapshots"],
+            swiftSettings: cHeaders
+        ),
+        // CoolcalKitTests' slow tier (`make quick` skips it): the differential runs over
+        // generated calendars and the system's zones, each suite over 5 s; it uses the
+        // unit tests' helpers (`@testable import CoolcalKitTests`).
+        .testTarget(
+            name: "CoolcalKitSlowTests",
+            dependencies: ["CoolcalKitTests", "CoolcalCalendars", "CoolcalCheck", "CoolcalICal", "CoolcalInvite", "CoolcalModel",
+                           "CoolcalScan", "CoolcalState", "CoolcalSupport", "CoolcalWriting"].map { .target(name: $0) },
             swiftSettings: cHeaders
         ),
         .testTarget(
             name: "CLITests",
             // What its tests import (DependencyTests): they run the built binary, which
             // `swift build --build-tests` builds with every target.
-            dependencies: ["CoolcalCLI", "CoolcalCalDAV", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalScan",
-                           "CoolcalState", "CoolcalSupport", "CoolcalWriting"].map { .target(name: $0) },
+            dependencies: ["CoolcalCLI", "CoolcalICal", "CoolcalModel", "CoolcalScan", "CoolcalState"].map { .target(name: $0) },
+            swiftSettings: cHeaders
+        ),
+        // The slow tier (`make quick` skips every `…SlowTests` target; `make unit` and CI run
+        // them): a suite over 5 s, or one needing a real server, root or a daemon. Its files
+        // mirror CLITests' folders and use CLITests' harness (`@testable import CLITests`).
+        .testTarget(
+            name: "CLISlowTests",
+            dependencies: ["CLITests", "CoolcalCalDAV", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalState",
+                           "CoolcalSupport", "CoolcalWriting"].map { .target(name: $0) },
             swiftSettings: cHeaders
         ),
     ]

@@ -295,19 +295,22 @@ struct MergePass {
         if known { item.place(places) }
         item.reportOnly = batch == nil
         var settled = Settlement(item: item, written: batch != nil && code != .held)
-        if let state, batch != nil, let tombstone = tombstone(file, outcome) {
-            settled.record = { [settings] _ in
-                try state.tombstones.record(uid: tombstone.uid, organizer: tombstone.organizer, sequence: tombstone.version.sequence,
-                                            stamp: tombstone.version.stamp, at: settings.now)
-            }
-        }
-        if let state, let held = outcome.heldReason {
-            // In the inbox for the person, under its own entry (the invitation keeps its own).
-            settled.record = { [settings] _ in
-                var summary = file.invite.summary
-                summary.id = InboxID.heldCancellation(summary.id)
-                try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
-                try state.senders.markHeld(id: summary.id, held)
+        // Both parts in one record: only `tombstone`'s own guard keeps a held cancellation
+        // from burying the event's later invitations (HeldCancellationTests).
+        let tombstone = batch == nil ? nil : tombstone(file, outcome)
+        if let state, tombstone != nil || outcome.heldReason != nil {
+            settled.record = { [settings, held = outcome.heldReason] _ in
+                if let tombstone {
+                    try state.tombstones.record(uid: tombstone.uid, organizer: tombstone.organizer, sequence: tombstone.version.sequence,
+                                                stamp: tombstone.version.stamp, at: settings.now)
+                }
+                if let held {
+                    // In the inbox for the person, under its own entry (the invitation keeps its own).
+                    var summary = file.invite.summary
+                    summary.id = InboxID.heldCancellation(summary.id)
+                    try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+                    try state.senders.markHeld(id: summary.id, held)
+                }
             }
         }
         if batch != nil {

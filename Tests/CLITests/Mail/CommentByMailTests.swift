@@ -158,7 +158,7 @@ import Testing
     /// `c` in `review`, with `reply = mail`: the comment is mailed, as `comment N TEXT` does,
     /// and the invitation stays unanswered.
     @Test func reviewsCommentIsMailed() throws {
-        let pane = try ReviewTerminalTests.Pane { dir in
+        let pane = try TerminalPane { dir in
             let script = "#!/bin/sh\ncat >> '\(dir)/sendmail.log'\necho '--- end of message' >> '\(dir)/sendmail.log'\n"
             try Data(script.utf8).write(to: URL(fileURLWithPath: dir + "/sendmail"))
             chmod(dir + "/sendmail", 0o755)

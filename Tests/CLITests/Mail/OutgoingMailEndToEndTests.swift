@@ -142,7 +142,7 @@ import Testing
     @Test(arguments: [0, 1])
     func reviewMailsUTF8(_ which: Int) throws {
         let title = Self.titles[which]
-        let pane = try ReviewTerminalTests.Pane { dir in
+        let pane = try TerminalPane { dir in
             let script = "#!/bin/sh\ncat >> '\(dir)/sendmail.log'\necho '--- end of message' >> '\(dir)/sendmail.log'\n"
             try Data(script.utf8).write(to: URL(fileURLWithPath: dir + "/sendmail"))
             chmod(dir + "/sendmail", 0o755)

@@ -126,7 +126,7 @@ import Testing
 
     /// `review`'s `d` on held spam, with `reply = mail`: the same line as `decline N`, nothing mailed.
     @Test func reviewsDOnHeldSpamMailsNothing() throws {
-        let pane = try ReviewTerminalTests.Pane { dir in
+        let pane = try TerminalPane { dir in
             let script = "#!/bin/sh\ncat >> '\(dir)/sendmail.log'\n"
             try Data(script.utf8).write(to: URL(fileURLWithPath: dir + "/sendmail"))
             chmod(dir + "/sendmail", 0o755)

@@ -58,7 +58,7 @@ import Testing
         let calendar = try ICalReader.read(Data(text.utf8), file: "c.ics")
         let window = TimeWindow(start: try utc("2014-07-01T00:00:00Z"), end: try utc("2015-01-01T00:00:00Z"))
         for civil in [true, false] {
-            let found = FastRecurrenceTests.expansion(calendar, window, zone: try #require(TimeZone(identifier: "UTC")),
+            let found = CivilExpansion.expansion(calendar, window, zone: try #require(TimeZone(identifier: "UTC")),
                                                       civil: civil, maxSteps: 10_000, queryBudget: 100_000)
             #expect(found.occurrences.map { $0.split(separator: " ")[1] }
                     == ["2014-08-01T09:00:00Z", "2014-08-04T09:00:00Z", "2014-08-11T09:00:00Z"])
