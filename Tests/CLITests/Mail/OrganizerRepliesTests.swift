@@ -126,7 +126,8 @@ import Testing
         try b.deliver("3.update", update)
         let run = try Binary.run(["merge", "--policy", "report", "--me", Self.me, "--state", b.root + "/state", "--spool", b.maildir, b.calendar])
         #expect(run.status == 0, "\(run.stderr)")
-        let words = run.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        // Each outcome line (the last names the zone of its times).
+        let words = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("times in ") }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
         #expect(words == ["would update new/1.bob", "would hold new/2.forged", "would update new/3.update"], "\(run.stdout)")
         #expect(try b.bytes() == before)
         #expect(b.mailed().isEmpty)
