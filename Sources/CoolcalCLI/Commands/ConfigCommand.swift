@@ -78,6 +78,7 @@ package struct ConfigReport {
         case SettingsTable.acceptFrom.name: return settings.acceptFrom.map(\.description).joined(separator: ", ")
         case SettingsTable.trustedAuthserv.name: return list(settings.setting(key).values)
         case SettingsTable.reply.name: return settings.replyMail ? "mail" : "none"
+        case SettingsTable.calendarInvitations.name: return settings.calendarInvitations ? "yes" : "no"
         case SettingsTable.policy.name: return ((try? settings.mergePolicy) ?? .acceptIfFree).rawValue
         default: return settings.setting(key).value ?? "(none)"
         }
