@@ -7,6 +7,14 @@ import Glibc
 /// CalDAV needs), with its own password database, no syslog, no systemd; `sendmail: /bin/true`.
 /// `master` starts as root and drops to `cyrus`; `stop` kills it and every service it forked,
 /// so no daemon is left (../shared/docs/CYRUS-NOTES.md has the measured facts).
+///
+/// One process per service (`maxchild=1`): Debian's Cyrus 3.6 names each new mailbox by a
+/// pseudo-random id that two fresh processes started in the same second both draw alike.
+/// Measured: Olga's and Bob's INBOX created by two imapd processes in one second got one id,
+/// so their per-user data (the DAV index) was one file, Bob's events were indexed in
+/// Olga's, and Bob's answer was refused with 403 `unique-scheduling-object-resource` naming
+/// Olga's copy. Master forks a second process only while the first is still busy, so it
+/// happened under load only. A single process draws each id once.
 final class CyrusServer {
     static let master = "/usr/lib/cyrus/bin/master"
     static let password = "pw-for-tests"
@@ -25,6 +33,11 @@ final class CyrusServer {
         for sub in ["conf/db", "conf/socket", "conf/log", "conf/proc", "conf/lock", "conf/quota", "conf/user", "conf/msg",
                     "conf/sieve", "part"] {
             try FileManager.default.createDirectory(atPath: d + "/" + sub, withIntermediateDirectories: true)
+        }
+        // Cyrus's telemetry: every session of a user with a directory here is written into it,
+        // requests and answers (the only log there is without syslog): what `log(_:)` reads.
+        for user in users {
+            try FileManager.default.createDirectory(atPath: d + "/conf/log/" + user, withIntermediateDirectories: true)
         }
         let http = try ServerProcess.freePort()
         var imap = try ServerProcess.freePort()
@@ -54,8 +67,8 @@ final class CyrusServer {
             START {
             }
             SERVICES {
-              imap cmd="imapd -C \(d)/imapd.conf" listen="127.0.0.1:\(imap)" prefork=0
-              http cmd="httpd -C \(d)/imapd.conf" listen="127.0.0.1:\(http)" prefork=0
+              imap cmd="imapd -C \(d)/imapd.conf" listen="127.0.0.1:\(imap)" prefork=0 maxchild=1
+              http cmd="httpd -C \(d)/imapd.conf" listen="127.0.0.1:\(http)" prefork=0 maxchild=1
             }
             EVENTS {
             }
@@ -84,11 +97,21 @@ final class CyrusServer {
             Thread.sleep(forTimeInterval: 0.05)
         }
         // A user's mailbox (made at the first IMAP login), then their calendars (made at the
-        // first authenticated DAV request): CalDAV makes neither by itself.
+        // first authenticated DAV request, which must succeed): CalDAV makes neither by itself.
         for user in users {
             try Self.run("/usr/bin/curl", ["-s", "-m", "10", "imap://127.0.0.1:\(imap)/", "-u", "\(user):\(Self.password)"])
-            try Self.run("/usr/bin/curl", ["-s", "-m", "10", "-o", "/dev/null", "-X", "PROPFIND", "-H", "Depth: 1",
+            try Self.run("/usr/bin/curl", ["-s", "-f", "-m", "10", "-o", "/dev/null", "-X", "PROPFIND", "-H", "Depth: 1",
                                            "-u", "\(user):\(Self.password)", "http://127.0.0.1:\(http)/dav/calendars/user/\(user)/"])
+        }
+        // What the server says each user's INBOX is (RFC 8474 MAILBOXID): one id for two users
+        // would make them share their data; refused here rather than seen as a 403 later.
+        let ids = try users.map { user in
+            try Self.run("/usr/bin/curl", ["-s", "-m", "10", "imap://127.0.0.1:\(imap)/", "-u", "\(user):\(Self.password)",
+                                           "-X", "STATUS INBOX (MAILBOXID)"])
+        }
+        guard Set(ids).count == users.count else {
+            stop()
+            throw SetupError("Cyrus gave two users' INBOXes one id: \(ids.joined(separator: " "))")
         }
     }
 
@@ -100,6 +123,16 @@ final class CyrusServer {
     /// The URL of `user`'s default calendar, with their credentials.
     func calendar(_ user: String) -> String {
         "http://\(user):\(Self.password)@127.0.0.1:\(server.port)/dav/calendars/user/\(user)/Default/"
+    }
+
+    /// What Cyrus logged of `user`'s sessions (telemetry: each session's requests and
+    /// answers, in one file per process), for a failure's message.
+    func log(_ user: String) -> String {
+        let dir = server.home.path + "/conf/log/" + user
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+        return names.map { name in
+            "== \(name)\n" + String(decoding: FileManager.default.contents(atPath: dir + "/" + name) ?? Data(), as: UTF8.self)
+        }.joined(separator: "\n")
     }
 
     /// Kills `master` and every process it forked (a service still serving a connection).
