@@ -80,6 +80,17 @@ import Testing
         #expect(back.map { $0["id"] as? String } == ["roadmap-1"], "\(again.stdout) \(again.stderr)")
         #expect(back.first?["start"] as? String == OccurrenceText.iso(C.stamp(days: 7, hour: 14)))
         #expect(back.first?["outcome"] as? String == "accepted")
+
+        // config --check: Cyrus names calendar-auto-schedule; calendar-invitations is off here.
+        let config = try Binary.configHome("calendar = \(cyrus.calendar("bob"))\n")
+        let check = try Binary.run(["config", "--check"], env: ["XDG_CONFIG_HOME": config])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(ConfigCheckTests.lines(check.stdout) == [
+            "check: http://127.0.0.1:\(cyrus.server.port)/dav/calendars/user/bob/Default/: a CalDAV calendar (personal); "
+                + "the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself",
+            "note: a server above schedules: the invitations it puts in your calendars wait there, not in your mail; "
+                + "'calendar-invitations = yes' lets merge find and answer them",
+        ], "\(check.stdout)")
     }
 }
 
