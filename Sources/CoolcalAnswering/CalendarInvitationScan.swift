@@ -20,6 +20,9 @@ package struct CalendarInvitationScan {
     package let calendars: [String]
     package var policy: MergePolicy = .acceptIfFree
     package var buffer: Buffer?
+    /// `review`'s scan: what it finds is recorded (a held one marked held) for the person
+    /// to answer; nothing is answered nor remembered, so `merge`'s policy still decides it.
+    package var recordOnly = false
     /// How far ahead an event's instance makes it pending.
     package static let horizon: TimeInterval = 365 * 86_400
 
@@ -76,7 +79,7 @@ package struct CalendarInvitationScan {
                     try state.senders.markHeld(id: summary.id, heldOutcome?.heldReason)
                 }
                 // The policy answers it in place; a write that fails leaves it pending, not remembered.
-                if heldOutcome == nil, let kind = decision(free: conflicts.free), let location {
+                if heldOutcome == nil, !recordOnly, let kind = decision(free: conflicts.free), let location {
                     do {
                         let written = try InPlaceAnswer(writer: settings.writer, me: settings.me)
                             .answer(uid: found.uid, at: location, partstat: kind.partstat ?? "ACCEPTED",
@@ -91,7 +94,9 @@ package struct CalendarInvitationScan {
                         continue
                     }
                 }
-                try state.calendarInvitations.remember(found.rememberedKey, inviteID: summary.id, calendar: found.calendar, at: settings.now)
+                if !recordOnly {
+                    try state.calendarInvitations.remember(found.rememberedKey, inviteID: summary.id, calendar: found.calendar, at: settings.now)
+                }
             }
             report(item)
         }
