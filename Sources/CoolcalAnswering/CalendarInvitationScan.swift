@@ -31,11 +31,17 @@ package struct CalendarInvitationScan {
         self.calendars = calendars
     }
 
+    /// What the scan looks at: from now to `horizon` ahead (and what a CalDAV calendar's
+    /// people are read over, for "known").
+    package static func window(now: Date) -> TimeWindow {
+        let start = Int64(now.timeIntervalSince1970)
+        return TimeWindow(start: start, end: start + Int64(horizon))
+    }
+
     /// Finds, decides and records the pending invitations; `report` gets each new one.
     package func run(report: (MergeItem) -> Void) throws {
         let settings = store.settings
-        let now = Int64(settings.now.timeIntervalSince1970)
-        let window = TimeWindow(start: now, end: now + Int64(Self.horizon))
+        let window = Self.window(now: settings.now)
         let locations = calendars.map(CalendarLocation.init)
         let reader = settings.reader
         let loaded = try reader.load(locations, window: window)
@@ -47,7 +53,9 @@ package struct CalendarInvitationScan {
         let state = policy == .report ? nil : try store.open()
         let finder = ConflictFinder(buffer: settings.buffer(buffer), zone: settings.zone)
         let check = ConflictCheck(finder: finder, reader: reader)
-        let trust = SenderTrust(settings: settings, known: KnownSenders(calendars: locations, state: state, me: settings.me))
+        let known = KnownSenders(calendars: locations, state: state, me: settings.me)
+        known.remote = (settings.environment, window)
+        let trust = SenderTrust(settings: settings, known: known)
         let outsize = OutsizeCheck(maxDuration: settings.maxDuration, zone: settings.zone, finder: finder)
         // Held first, all of them: a held one is free for every other's check.
         let decided = pending.map { found -> (PendingInvitation, Invite, WriteOutcome?) in

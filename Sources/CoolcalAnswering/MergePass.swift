@@ -89,6 +89,7 @@ struct MergePass {
         self.homes = homes
         self.state = state
         known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state, me: settings.me)
+        known.remote = (settings.environment, CalendarInvitationScan.window(now: settings.now))
         preview = run.policy == .report ? ReportPreview(target) : nil
     }
 
