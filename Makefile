@@ -31,15 +31,19 @@ TEST_PACKAGES += dbus-daemon dbus-bin dunst xvfb
 # coolcal process inside mail delivery agents (dovecot-lda with Pigeonhole's Sieve, procmail),
 # without Recommends (they would bring a mail server's daemon):
 MDA_PACKAGES := dovecot-core dovecot-sieve procmail maildrop
+# An RFC 6638 scheduling server for invitations found in calendars (Cyrus IMAP's CalDAV, run from a
+# temporary directory on 127.0.0.1 by the slow tier), without Recommends; a policy-rc.d that exits
+# 101 keeps the postinst from starting its daemons (added only when none is there, removed after).
+CYRUS_PACKAGES := cyrus-imapd cyrus-caldav cyrus-admin sasl2-bin
 # Everything (make deps): what make test installs.
-APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES) $(MDA_PACKAGES)
+APT_PACKAGES := $(BUILD_PACKAGES) $(RELEASE_PACKAGES) $(TEST_PACKAGES) $(MDA_PACKAGES) $(CYRUS_PACKAGES)
 PYENV := .build/pyenv
 COOLCAL := .build/debug/coolcal
 # Every build refuses an import of ours that the target does not declare (Package.swift's
 # layers), on incremental builds too.
 BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: all deps deps-build deps-release deps-test pydeps build demo test unit quick differential lint-man bench fuzz fuzz-smoke clean \
+.PHONY: all deps deps-build deps-release deps-test deps-cyrus pydeps build demo test unit quick differential lint-man bench fuzz fuzz-smoke clean \
 	release install uninstall deb install-test fresh-check
 
 all: build
@@ -63,6 +67,12 @@ deps-release: deps-build
 deps-test: deps-release
 	$(call apt-install,$(TEST_PACKAGES),what the tests run)
 	$(call apt-install,$(MDA_PACKAGES),the mail delivery agents coolcal process is tested in,--no-install-recommends)
+	@if [ -e /usr/sbin/policy-rc.d ]; then added=""; else added=yes; \
+	  printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null && $(SUDO) chmod 755 /usr/sbin/policy-rc.d; fi; \
+	$(MAKE) --no-print-directory deps-cyrus; status=$$?; \
+	if [ -n "$$added" ]; then $(SUDO) rm -f /usr/sbin/policy-rc.d; fi; exit $$status
+deps-cyrus:
+	$(call apt-install,$(CYRUS_PACKAGES),the RFC 6638 server invitations found in calendars are tested against,--no-install-recommends)
 deps: deps-test
 
 # The reference implementation for the differential test and the CalDAV server

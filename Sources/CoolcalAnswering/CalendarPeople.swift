@@ -39,6 +39,11 @@ struct CalendarPeople {
     /// Calls `found` with each person the file at `path` makes known (an address may come twice).
     func scan(_ path: String, _ found: (Found) -> Void) {
         guard let data = FileManager.default.contents(atPath: path) else { return }
+        scan(data: data, found)
+    }
+
+    /// The same for the bytes of a calendar (a CalDAV resource's).
+    func scan(data: Data, _ found: (Found) -> Void) {
         var event: Event?
         // Components open inside the current VEVENT (a VALARM): their lines are not its.
         var nested = 0

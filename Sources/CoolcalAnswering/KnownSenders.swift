@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalCalDAV
 import CoolcalModel
 import CoolcalState
 
@@ -8,13 +9,18 @@ import CoolcalState
 /// of events I organise), and the organizers I accepted or tentatively accepted an
 /// invitation from by any path (the state's `known_senders`). Declining, dismissing or
 /// ignoring makes nobody known, and my own addresses are never known. The calendars are
-/// scanned only when an invitation asks, once a run. A CalDAV calendar is not scanned
-/// (that would download it whole): its people become known once the person accepts them.
+/// scanned only when an invitation asks, once a run. A CalDAV calendar is read only when
+/// `remote` says over which window (issue 49: `merge`'s, from now to a year ahead, one
+/// `calendar-query` REPORT per calendar, never the whole calendar); one that cannot be
+/// read makes nobody known. Without `remote` its people become known once the person
+/// accepts them.
 package final class KnownSenders {
     private let calendars: [CalendarLocation]
     private let state: StateStore?
     private let people: CalendarPeople
     private var scanned: Set<String>?
+    /// Where CalDAV calendars are read: the environment (credentials, timeout) and the window.
+    package var remote: (environment: [String: String], window: TimeWindow)?
 
     package init(calendars: [CalendarLocation], state: StateStore?, me: [String]) {
         self.calendars = calendars
@@ -30,6 +36,7 @@ package final class KnownSenders {
         if scanned == nil {
             var found = Set<String>()
             forEachFile { _, path in people.scan(path) { found.insert($0.address) } }
+            forEachRemote { _, data in people.scan(data: data) { found.insert($0.address) } }
             scanned = found
         }
         return scanned?.contains(address) ?? false
@@ -71,6 +78,17 @@ package final class KnownSenders {
             case .file(let path): body(location, path)
             case .vdir(let path): for file in Self.icsFiles(under: path, depth: 2) { body(location, file) }
             }
+        }
+    }
+
+    /// Each CalDAV calendar's events in `remote`'s window, as the server holds them.
+    private func forEachRemote(_ body: (CalendarLocation, Data) -> Void) {
+        guard let remote else { return }
+        for location in calendars {
+            guard case .remote(let url) = location,
+                  let resources = try? CalDAVClient(calendar: url, environment: remote.environment).query(window: remote.window)
+            else { continue }
+            for resource in resources { body(location, resource.data) }
         }
     }
 

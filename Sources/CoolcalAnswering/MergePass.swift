@@ -36,6 +36,8 @@ struct MergePass {
     let known: KnownSenders
     /// `--policy report`: what each message would do to the calendar.
     let preview: ReportPreview?
+    /// Invitations found in the calendars and held: free time here (`IgnoreReason.held`).
+    let heldInCalendars: Set<String>
 
     init(run: MergeRun, items: [SpoolItem]) throws {
         let settings = run.store.settings
@@ -70,6 +72,7 @@ struct MergePass {
         calendars = check.reader.prepare((batch?.loaded.map { [$0] } ?? []) + (try check.reader.load(Array(others), window: envelope)))
         let inbox = try state ?? run.store.open()
         server = try run.store.server()
+        heldInCalendars = try inbox.calendarInvitations.heldUIDs()
         // Into the inbox, all in one transaction, before any is answered. An update of a
         // stored event goes in once decided (`answer`): a forgery must not replace the
         // organizer's invitation there.
@@ -88,6 +91,7 @@ struct MergePass {
         self.homes = homes
         self.state = state
         known = KnownSenders(calendars: run.calendars.map(CalendarLocation.init), state: state, me: settings.me)
+        known.remote = (settings.environment, CalendarInvitationScan.window(now: settings.now))
         preview = run.policy == .report ? ReportPreview(target) : nil
     }
 
@@ -131,7 +135,9 @@ struct MergePass {
         let settings = run.store.settings
         let invite = file.invite
         let window = check.finder.window(for: invite)
-        let report = check.report(invite, check.reader.expand(calendars, in: window) + acceptedThisRun)
+        var occurrences = check.reader.expand(calendars, in: window)
+        for i in occurrences.indices where heldInCalendars.contains(occurrences[i].uid ?? "") { occurrences[i].heldForYou = true }
+        let report = check.report(invite, occurrences + acceptedThisRun)
         // What this message would do to the stored copy (nil: no batch, CalDAV): the same
         // version again is already in CAL, never busy with anything (issue 46, item 3).
         let before = (file.change(me: settings.me, domain: settings.domain, now: settings.now) as? ITIPChange).flatMap { batch?.preview($0) }

@@ -16,6 +16,9 @@ package enum AnswerCommand {
     package static func answer(_ kind: AnswerKind, invite operand: String, calendars: [String],
                                options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
                                context: RunContext) throws -> ExitStatus {
+        if kind.partstat != nil, let found = try InviteOperand.foundInCalendar(operand, context) {
+            return try answerFound(kind, entry: found, calendars: calendars, reply: reply, context: context)
+        }
         let (file, entry) = try InviteOperand.openWithEntry(operand, context)
         var options = options
         let asked = Self.asked(file, try context.settings)
@@ -31,6 +34,9 @@ package enum AnswerCommand {
                                options: AnswerOptions = AnswerOptions(), reply: ReplyChoice = .config,
                                context: RunContext) throws -> ExitStatus {
         context.note("answering inbox \(entry.number) (id \(entry.id))")
+        if kind.partstat != nil, entry.foundIn != nil, entry.mail == nil {
+            return try answerFound(kind, entry: entry, calendars: calendars, reply: reply, context: context)
+        }
         var options = options
         let file = try InviteOperand.open(entry, context)
         let asked = Self.asked(file, try context.settings)
@@ -48,6 +54,21 @@ package enum AnswerCommand {
                               _ settings: Settings) -> Bool {
         if case .comment = kind, held || (reply == .config && !MailReply.hasOrganizer(file)) { return false }
         return reply.mails(settings, held: held, asked: asked)
+    }
+
+    /// An invitation found pending in a calendar, answered in place (`FoundAnswer`); no
+    /// calendar named: the config's `calendar` lines. `reply = mail` does not mail it (a
+    /// scheduling server tells the organizer: two replies otherwise), `--reply` does; where
+    /// the event says `SCHEDULE-AGENT=CLIENT`, the mail rules apply.
+    package static func answerFound(_ kind: AnswerKind, entry: InboxEntry, calendars: [String], reply: ReplyChoice,
+                                    comment: String? = nil, context: RunContext) throws -> ExitStatus {
+        let settings = try context.settings
+        let mail = reply == .always || (FoundAnswer.clientScheduled(entry, me: settings.me) && reply.mails(settings, held: entry.held != nil))
+        let operands = try context.settings.calendarOperands(calendars, command: context.common.command ?? "accept",
+                                                             missing: "the calendar it was found in")
+        let outcome = try FoundAnswer.answer(kind, entry: entry, calendars: operands, comment: comment, mail: mail, store: try context.answers)
+        context.say(AnswerText.found(outcome))
+        return .ok
     }
 
     /// False when my ATTENDEE says `RSVP=FALSE`: the organizer asked for no answer.

@@ -21,7 +21,8 @@ package enum HelpText {
         for option in spec.options {
             var left = option.short.map { "-\($0), " } ?? "    "
             left += "--\(option.long)" + (option.value.map { " \($0)" } ?? "")
-            out += "  " + left.padding(toLength: 24, withPad: " ", startingAt: 0) + option.help + "\n"
+            // A label longer than the column keeps all of it, and two spaces.
+            out += "  " + left.padding(toLength: max(24, left.count + 2), withPad: " ", startingAt: 0) + option.help + "\n"
         }
         out += "\nExamples:\n" + spec.examples.map { "  \($0)\n" }.joined()
         return out

@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalInvite
+import CoolcalModel
 import CoolcalState
 import CoolcalSupport
 
@@ -40,10 +41,23 @@ package enum InviteOperand {
     /// The invitation an inbox entry keeps, with the e-mail headers it arrived with
     /// (so a mail reply has its `In-Reply-To`).
     package static func open(_ entry: InboxEntry, _ context: RunContext) throws -> InvitationFile {
+        // Found only in a calendar (issue 49): its payload is the stored copy, not an
+        // invitation; answering it would write the event anew instead of editing it.
+        if let calendar = entry.foundIn, entry.mail == nil {
+            throw UsageError("inbox \(entry.number) was found pending in calendar \(calendar), not received: "
+                             + "accept N, accept --tentative N or decline N answer it in place", command: nil)
+        }
         var file = try InviteLoader.open(Data(entry.payload.utf8), name: name(entry), floatingZone: try context.settings.zone,
                                          acceptingReplies: true)
         if file.invite.mail == nil { file.invite.mail = entry.mail }
         return file
+    }
+
+    /// The inbox entry `operand` names when it was found only in a calendar (issue 49:
+    /// answered in place, `FoundAnswer`); nil for a file or any other entry.
+    package static func foundInCalendar(_ operand: String, _ context: RunContext) throws -> InboxEntry? {
+        guard let entry = try inboxEntry(operand, context), entry.foundIn != nil, entry.mail == nil else { return nil }
+        return entry
     }
 
     /// What messages call an invitation read from the inbox.

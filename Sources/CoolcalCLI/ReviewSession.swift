@@ -85,7 +85,8 @@ package final class ReviewSession {
     private func answer(_ kind: AnswerKind) {
         running { entry, quiet in
             let targets = calendars.map(\.operand)
-            let status = try AnswerCommand.answer(kind, entry: entry, calendars: kind == .decline ? [] : targets,
+            // An invitation found in a calendar is declined there too: it needs the calendars.
+            let status = try AnswerCommand.answer(kind, entry: entry, calendars: kind == .decline && entry.foundIn == nil ? [] : targets,
                                                    options: AnswerOptions(buffer: buffer), reply: reply, context: quiet)
             if status == .ok {
                 given[entry.number] = Self.mark(kind)

@@ -27,6 +27,8 @@ package struct Settings {
     package let lockTimeout: TimeInterval
     /// `allow-publish = yes`: merge adds published events instead of holding them.
     package let allowPublish: Bool
+    /// `calendar-invitations = yes`: merge looks for invitations pending in the calendars.
+    package let calendarInvitations: Bool
     /// `reply = mail`: answers are mailed to the organizer without `--reply`.
     package let replyMail: Bool
     /// `accept-from` (config lines, or `--accept-from` for one run); default `known`.
@@ -66,6 +68,12 @@ package struct Settings {
         case "yes": allowPublish = true
         case let other?:
             throw ConfigError(message: "\(config.path ?? "config"): allow-publish must be yes or no, not '\(PrintableText.clean(other, keepNewlines: false))'")
+        }
+        switch SettingsTable.resolve(SettingsTable.calendarInvitations, flags: [:], environment: env.variables, config: config.values).value {
+        case nil, "no": calendarInvitations = false
+        case "yes": calendarInvitations = true
+        case let other?:
+            throw ConfigError(message: "\(config.path ?? "config"): calendar-invitations must be yes or no, not '\(PrintableText.clean(other, keepNewlines: false))'")
         }
         switch SettingsTable.resolve(SettingsTable.reply, flags: [:], environment: env.variables, config: config.values).value {
         case nil, "none": replyMail = false

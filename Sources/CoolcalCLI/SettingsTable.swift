@@ -91,8 +91,11 @@ package enum SettingsTable {
     package static let reply = SettingKey(name: "reply", configKey: "reply")
     /// `merge`'s policy when `--policy` is not given (default accept-if-free).
     package static let policy = SettingKey(name: "policy", flag: "policy", configKey: "policy")
+    /// Whether `merge` looks for invitations a scheduling server put straight into the
+    /// calendars: `yes` or `no` (the default; `merge --calendar-invitations` for one run).
+    package static let calendarInvitations = SettingKey(name: "calendar-invitations", configKey: "calendar-invitations")
     package static let all = [tz, me, name, buffer, hours, calendars, spool, domain, state, parked, server, locale, lockTimeout, serverTimeout,
-                      inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv, reply, policy]
+                      inputTimeout, sendmail, allowPublish, maxDuration, acceptFrom, trustedAuthserv, reply, policy, calendarInvitations]
 
     /// The keys a config file may hold.
     package static var configKeys: Set<String> { Set(all.compactMap(\.configKey)) }

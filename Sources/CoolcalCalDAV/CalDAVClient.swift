@@ -100,6 +100,15 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
         return Collection(displayName: me.displayName, color: me.color.flatMap { $0.isEmpty ? nil : $0 })
     }
 
+    /// The compliance classes the server names in `DAV` for the collection (`OPTIONS`):
+    /// `calendar-auto-schedule` says it schedules (RFC 6638 §2). Lower-cased.
+    public func complianceClasses() throws -> [String] {
+        let response = try send("OPTIONS", location.url)
+        guard (200..<300).contains(response.status) else { throw failure(response, method: "OPTIONS", url: location.url) }
+        return (response.dav ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+    }
+
     /// Every VEVENT resource that may reach `window` (a `calendar-query` REPORT with a
     /// time-range widened by `slack` each side; all of them without a window), sorted
     /// by href.

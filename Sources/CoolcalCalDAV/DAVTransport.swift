@@ -16,6 +16,8 @@ package struct DAVTransport: Sendable {
         package var location: String?
         package var contentType: String?
         package var body: Data
+        /// The `DAV` header: the compliance classes (`calendar-auto-schedule`…).
+        package var dav: String? = nil
     }
 
     /// Seconds without progress before a request is abandoned.
@@ -51,6 +53,6 @@ package struct DAVTransport: Sendable {
             throw CalDAVError(.unreachable, url: shown, "cannot reach the server: no HTTP response")
         }
         return Response(status: status, etag: reply.etag, location: reply.location, contentType: reply.contentType,
-                        body: reply.body)
+                        body: reply.body, dav: reply.dav)
     }
 }

@@ -9,6 +9,9 @@ public enum IgnoreReason: String, Sendable {
     /// Outlook's `X-MICROSOFT-CDO-BUSYSTATUS:FREE` (or INTENDEDSTATUS) on an event
     /// without `TRANSP`: "Show as: Free".
     case shownAsFree = "shown as free"
+    /// An invitation found pending in a calendar and held for you (`merge
+    /// --calendar-invitations`): calendar spam must not make genuine invitations busy.
+    case held
 }
 
 /// One instance of an event, resolved to absolute time.
@@ -41,6 +44,8 @@ public struct Occurrence: Sendable {
     public var tentative: Bool = false
     /// Outlook marks the event free (`IgnoreReason.shownAsFree`).
     public var shownAsFree: Bool = false
+    /// A pending invitation of the calendar held for you (`IgnoreReason.held`).
+    public var heldForYou: Bool = false
 
     /// The first rule that makes this occurrence free time, or nil when it is busy.
     public var ignoreReason: IgnoreReason? {
@@ -48,6 +53,7 @@ public struct Occurrence: Sendable {
         if transparent { return .transparent }
         if declinedByOwner { return .declined }
         if shownAsFree { return .shownAsFree }
+        if heldForYou { return .held }
         return nil
     }
 

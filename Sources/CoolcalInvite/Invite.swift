@@ -68,6 +68,16 @@ public struct Invite: Equatable, Sendable {
         return single
     }
 
+    /// An invitation made from elsewhere than a message (an event found pending in a
+    /// calendar: `CalendarInvitationScan`).
+    package static func found(uid: String, title: String, start: OccurrenceTime, end: OccurrenceTime, source: String,
+                              organizer: String?, instances: [(start: OccurrenceTime, end: OccurrenceTime)]) -> Invite {
+        var invite = Invite(id: .uid(uid), title: title, start: start, end: end, source: source)
+        invite.organizer = organizer
+        invite.instances = instances.map { InviteInstance(start: $0.start, end: $0.end) }
+        return invite
+    }
+
     public var allDay: Bool {
         if case .date = start { return true }
         return false

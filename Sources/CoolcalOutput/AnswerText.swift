@@ -9,6 +9,15 @@ import CoolcalWriting
 /// previews. Times are local (`dates`, as `conflicts` shows them), and a list of them
 /// ends naming the zone.
 package enum AnswerText {
+    /// What answering an invitation found in a calendar did (issue 49).
+    package static func found(_ o: FoundAnswer.Outcome) -> String {
+        let word = o.kind == .accept ? "accepted" : o.kind == .decline ? "declined" : "tentatively accepted"
+        switch o.written {
+        case .edited(let path): return "\(word): \(PrintableText.title(o.title)): your PARTSTAT set in \(path) (found in \(o.calendar))"
+        case .notPending(let path): return "\(word): \(PrintableText.title(o.title)): not pending in \(path) any more (answered already); nothing written"
+        }
+    }
+
     package static func lines(_ outcome: AnswerOutcome, dates: DateText) -> [String] {
         switch outcome {
         case .accepted(let verb, let invite, let write, let target):

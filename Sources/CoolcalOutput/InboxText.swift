@@ -25,6 +25,7 @@ package struct InboxText {
             // A long UID (Outlook's run past 100 characters) is left to `inbox open N`.
             if let id = InboxText.shortID(e.id) { line += "  [\(id)]" }
             if let from = e.mail?.from { line += "  from " + style.printable(from) }
+            if let calendar = e.foundIn { line += "  [in " + style.printable(calendar) + "]" }
             if let held = e.held { line += "  held: \(e.kind == .invitation ? "" : e.kind.rawValue + ", ")\(held.rawValue)" }
             if let said = InboxText.stateWords(e.state) { line += "  (\(said))" }
             if e.untold, let answer = e.answer { line += "  (\(InboxText.untold(answer, number: e.number)))" }
@@ -44,6 +45,7 @@ package struct InboxText {
             + "  " + InboxText.mark(e.answer, style) + " " + InboxText.answerWord(e.answer) + "\n"
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
             + (e.mail?.subject.map { "  subject " + style.printable($0) + "\n" } ?? "")
+            + (e.foundIn.map { "  in calendar " + style.printable($0) + "\n" } ?? "")
             + (e.held.map { "  held for you: \($0.rawValue) (a \(e.kind.rawValue); accept N or decline N decides)\n" } ?? "")
             + (InboxText.stateWords(e.state).map { "  \($0)\n" } ?? "")
             + moved(e, dates)
@@ -132,6 +134,8 @@ package struct InboxText {
         fields.append(("held", e.held.map { .string($0.rawValue) } ?? .null))
         fields.append(("kind", .string(e.kind.rawValue)))
         fields.append(("state", .string(e.state.rawValue)))
+        // The calendar it was found pending in (issue 49); null for mail and push.
+        fields.append(("found_in", e.foundIn.map(JSONValue.string) ?? .null))
         return .object(fields)
     }
 

@@ -53,8 +53,9 @@ package struct MergeText {
         return nil
     }
 
-    package func document(_ spool: String) -> String {
-        JSONWriter.string(.object([("spool", .string(spool)), ("outcomes", .array(outcomes))]))
+    /// `spool`: nil when only the calendars were looked at (`--calendar-invitations`).
+    package func document(_ spool: String?) -> String {
+        JSONWriter.string(.object([("spool", spool.map(JSONValue.string) ?? .null), ("outcomes", .array(outcomes))]))
     }
 
     /// The outcome as said: `--policy report` did nothing, so it says what it would do

@@ -16,6 +16,8 @@ public struct InvitationSummary: Equatable, Sendable {
     public var organizer: String?
     /// What it is: an invitation, or a held cancellation, reply or counter.
     public var kind: InboxKind = .invitation
+    /// The calendar it was found pending in; nil when it came by mail or push.
+    public var foundIn: String? = nil
 
     public init(id: String, title: String, start: OccurrenceTime, end: OccurrenceTime, allDay: Bool, mail: MailHeaders?,
                 organizer: String? = nil, kind: InboxKind = .invitation) {

@@ -65,6 +65,9 @@ public struct InboxEntry: Equatable, Sendable {
     /// update moved it since): what `inbox open` shows as `was`.
     public var wasStart: OccurrenceTime? = nil
     public var wasEnd: OccurrenceTime? = nil
+    /// The calendar it was found pending in (issue 49: a scheduling server put it there);
+    /// nil for one that came only by mail or push.
+    public var foundIn: String? = nil
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
     /// dismissed: what `inbox --unanswered` lists and `review` walks.

@@ -250,5 +250,17 @@ package enum StateSchema {
             PRIMARY KEY (uid, recurrence)
         );
         """,
+        // Invitations found in the calendars (issue 49): the inbox entry keeps the calendar
+        // it was found in; `calendar_invitations` remembers each pending version decided
+        // (UID, SEQUENCE, RECURRENCE-IDs and a hash of the times), so a run does not repeat itself.
+        """
+        ALTER TABLE invitations ADD COLUMN found_in TEXT;
+        CREATE TABLE calendar_invitations (
+            key TEXT PRIMARY KEY NOT NULL,
+            invite_id TEXT NOT NULL,
+            calendar TEXT NOT NULL,
+            decided_at REAL NOT NULL
+        );
+        """,
     ]
 }

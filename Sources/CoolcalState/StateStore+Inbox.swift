@@ -17,24 +17,30 @@ extension StateStore {
             .text(id), .text(invite.title), .text(invite.start.jsonString), .text(invite.end.jsonString),
             .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
             mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
-            mail(invite.organizer), .text(invite.kind.rawValue),
+            mail(invite.organizer), .text(invite.kind.rawValue), mail(invite.foundIn),
         ]
         return try database.transaction {
-            let stored = try database.prepare("SELECT payload FROM invitations WHERE id = ?1")
-                .row([.text(id)]) { $0.text(0) }
+            let row = try database.prepare("SELECT payload, found_in FROM invitations WHERE id = ?1")
+                .row([.text(id)]) { (payload: $0.text(0), mailed: $0.text(1) == nil) }
+            let stored = row?.payload
             switch stored {
             case .none:
                 try database.prepare("""
                     INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
-                                             mail_from, mail_subject, mail_message_id, organizer, kind)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12)
+                                             mail_from, mail_subject, mail_message_id, organizer, kind, found_in)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12, ?13)
                     """).run(values)
                 return true
+            case .some where invite.foundIn != nil && row?.mailed == true:
+                // Found pending in a calendar: one entry per UID, the mailed one's payload kept.
+                try database.prepare("UPDATE invitations SET found_in = ?2 WHERE id = ?1")
+                    .run([.text(id), mail(invite.foundIn)])
+                return false
             case .some(let old) where old != payload:
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
                     received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10,
-                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0 WHERE id = ?1
+                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0, found_in = COALESCE(?13, found_in) WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
@@ -49,7 +55,7 @@ extension StateStore {
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     public func inbox() throws -> [InboxEntry] {
@@ -126,7 +132,7 @@ extension StateStore {
                 ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)),
             held: row.text(12).flatMap(HeldReason.init(rawValue:)),
             kind: row.text(13).flatMap(InboxKind.init(rawValue:)) ?? .invitation, organizer: row.text(14),
-            dismissed: row.int(15) != 0)
+            dismissed: row.int(15) != 0, foundIn: row.text(16))
     }
 
     // MARK: Badge

@@ -17,10 +17,11 @@ package enum HTTPExchange {
     /// What the server said, as far as it got.
     package struct Reply: Sendable {
         package var status: Int?
-        /// `ETag`, `Location` and `Content-Type`, when sent.
+        /// `ETag`, `Location`, `Content-Type` and `DAV` (the compliance classes), when sent.
         package var etag: String?
         package var location: String?
         package var contentType: String?
+        package var dav: String?
         package var body = Data()
         /// The body was longer than the limit (see `Overflow`).
         package var overflow = false
@@ -163,11 +164,13 @@ package enum HTTPExchange {
             let etag = response.value(forHTTPHeaderField: "ETag")
             let location = response.value(forHTTPHeaderField: "Location")
             let type = response.value(forHTTPHeaderField: "Content-Type")
+            let dav = response.value(forHTTPHeaderField: "DAV")
             state.withLock { reply in
                 reply.status = response.statusCode
                 reply.etag = etag
                 reply.location = location
                 reply.contentType = type
+                reply.dav = dav
             }
         }
     }

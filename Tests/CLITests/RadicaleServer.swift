@@ -14,6 +14,9 @@ final class ServerProcess {
     let home: URL
     let port: Int
     private let process: Process
+    /// Its process id (`CyrusServer` finds the services it forked).
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
 
     /// Starts `arguments` (which should listen on `port`) and waits up to `wait`
     /// seconds until a TCP connection succeeds.

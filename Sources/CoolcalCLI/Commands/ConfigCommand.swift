@@ -9,21 +9,26 @@ import CoolcalSupport
 
 /// `coolcal config`: every effective setting and where it came from.
 package struct ConfigCommand: CommandUnit, Equatable {
+    package static let check = Flag("check", help: "also look at each calendar line: there, writable, a folder of calendars (vdirsyncer), and whether a CalDAV server schedules (calendar-auto-schedule); asks the servers (text only)")
     package static let spec = CommandSpec(
         name: "config",
-        usage: "coolcal config [options]",
+        usage: "coolcal config [--check] [options]",
         summary: "show the effective settings and where each comes from",
-        options: [SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec,
+        options: [check.spec, SharedOptions.tz.spec, SharedOptions.me.spec, SharedOptions.buffer.spec, SharedOptions.state.spec,
                   SharedOptions.server.spec, SharedOptions.json.spec],
-        examples: ["coolcal config", "coolcal config --json"])
+        examples: ["coolcal config", "coolcal config --json", "coolcal config --check"])
 
     package var common: CommonOptions
     package var buffer: Buffer?
+    /// `--check`: the calendars probed after the settings (`ConfigCheck`).
+    package var check = false
 
     package init(_ p: ParsedArguments) throws {
         guard p.operands.isEmpty else { throw p.usage("config takes no arguments") }
         common = try CommonOptions(p)
         buffer = try p.value(SharedOptions.buffer)
+        check = p.has(Self.check)
+        if check && common.json { throw p.usage("--check prints text only: leave out --json") }
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
@@ -31,7 +36,10 @@ package struct ConfigCommand: CommandUnit, Equatable {
                                   environment: context.environment.variables, answers: try context.answers)
         if let warning = report.treeWarning { context.diagnostics.warn(warning) }
         context.out.write(report.render(json: common.json))
-        return .ok
+        guard check else { return .ok }
+        let result = ConfigCheck(settings: report.settings, environment: context.environment.variables).run()
+        context.out.write(result.text)
+        return result.status
     }
 }
 
@@ -78,6 +86,7 @@ package struct ConfigReport {
         case SettingsTable.acceptFrom.name: return settings.acceptFrom.map(\.description).joined(separator: ", ")
         case SettingsTable.trustedAuthserv.name: return list(settings.setting(key).values)
         case SettingsTable.reply.name: return settings.replyMail ? "mail" : "none"
+        case SettingsTable.calendarInvitations.name: return settings.calendarInvitations ? "yes" : "no"
         case SettingsTable.policy.name: return ((try? settings.mergePolicy) ?? .acceptIfFree).rawValue
         default: return settings.setting(key).value ?? "(none)"
         }

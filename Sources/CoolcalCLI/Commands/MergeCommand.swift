@@ -16,6 +16,7 @@ package struct MergeCommand: CommandUnit, Equatable {
     package static let mark = Flag("mark", help: "in a Maildir spool, move processed messages to cur/ and flag them seen (S)")
     package static let notify = Flag("notify", help: "also show a desktop notification for each invitation answered or found busy (session D-Bus; none, silently, without one)")
     package static let acceptFrom = Option<String>("accept-from", value: "WHO", repeatable: true, completion: .none, help: "whose new invitations to answer: anyone, known, ADDRESS or @DOMAIN (repeatable; replaces the config's accept-from lines; default known)")
+    package static let calendarInvitations = Flag("calendar-invitations", help: "also find invitations a scheduling server (or vdirsyncer) put straight into the calendars, pending from now to a year ahead, and record them in the inbox (default: config calendar-invitations; no spool needed then)")
     /// merge's own `-q`: what cron should mail, not nothing.
     package static let quiet = Flag("quiet", short: "q", help: "print only what needs a person: invitations that failed or stayed busy, answers queued for more than a day")
 
@@ -23,12 +24,13 @@ package struct MergeCommand: CommandUnit, Equatable {
         name: "merge",
         usage: "coolcal merge [--spool DIR] [options] [CAL...]",
         summary: "answer every invitation in a spool directory by policy (for cron)",
-        options: [spool.spec, policy.spec, mark.spec, notify.spec, acceptFrom.spec, SharedOptions.json.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec]
+        options: [spool.spec, policy.spec, mark.spec, notify.spec, acceptFrom.spec, calendarInvitations.spec, SharedOptions.json.spec, SharedOptions.reply.spec, SharedOptions.noReply.spec]
             + SharedOptions.writing.map { $0.long == quiet.spec.long ? quiet.spec : $0 },
         examples: [
             "coolcal merge --me me@example.com --spool ~/.local/share/coolcal/spool ~/calendars/work.ics",
             "*/5 * * * * /usr/local/bin/coolcal merge -q --me me@example.com --spool $HOME/.local/share/coolcal/spool $HOME/cal.ics",
             "coolcal merge --me me@example.com --spool ~/Mail/invitations --mark --json ~/calendars/work.ics",
+            "coolcal merge --me me@example.com --calendar-invitations ~/.calendars/fastmail",
         ])
 
     package var common: CommonOptions
@@ -44,6 +46,8 @@ package struct MergeCommand: CommandUnit, Equatable {
     package var reply = ReplyChoice.config
     /// `--notify`: a desktop notification for each outcome (posted, not waited on).
     package var notify = false
+    /// `--calendar-invitations`; false: the config's `calendar-invitations`.
+    package var calendarInvitations = false
 
     package init(_ p: ParsedArguments) throws {
         try p.refuseStdin(p.operands[...], "calendars cannot be read from standard input")
@@ -55,12 +59,15 @@ package struct MergeCommand: CommandUnit, Equatable {
         mark = p.has(Self.mark)
         reply = try ReplyChoice(p)
         notify = p.has(Self.notify)
+        calendarInvitations = p.has(Self.calendarInvitations)
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
         let settings = try context.settings
-        guard let spoolDirectory = spoolDirectory ?? settings.setting(SettingsTable.spool).value else {
-            throw UsageError("missing --spool DIR (or 'spool = DIR' in the config file)", command: "merge")
+        let inCalendars = calendarInvitations || settings.calendarInvitations
+        let spoolDirectory = spoolDirectory ?? settings.setting(SettingsTable.spool).value
+        guard spoolDirectory != nil || inCalendars else {
+            throw UsageError("missing --spool DIR (or 'spool = DIR' in the config file, or --calendar-invitations)", command: "merge")
         }
         let operands = try settings.calendarOperands(calendars, command: "merge")
         // Answering for someone needs to know who they are: which invitations name them.
@@ -68,7 +75,7 @@ package struct MergeCommand: CommandUnit, Equatable {
             throw ConfigError(message: "merge: no 'me' set: merge answers only invitations addressed to you; "
                               + "add 'me = ADDRESS' to the config file (or give --me ADDRESS)")
         }
-        var run = MergeRun(store: try context.answers, spoolDirectory: spoolDirectory, calendars: operands,
+        var run = MergeRun(store: try context.answers, spoolDirectory: spoolDirectory ?? "", calendars: operands,
                            lockTimeout: settings.lockTimeout, notes: MergeText.notes)
         run.policy = try policy ?? settings.mergePolicy
         run.mark = mark
@@ -99,12 +106,20 @@ package struct MergeCommand: CommandUnit, Equatable {
             }
             if let invite = item.invite, let notice = text.notice(item) { notices?.add(invite, notice) }
         }
-        let failure = try run.run(listed: { listed = true }, report: say)
+        // The calendars first: what they hold for the person is free time for the spool's.
+        if inCalendars {
+            var scan = CalendarInvitationScan(store: run.store, calendars: operands)
+            scan.policy = run.policy
+            scan.buffer = buffer
+            listed = true
+            try scan.run(report: say)
+        }
+        let failure = spoolDirectory == nil ? nil : try run.run(listed: { listed = true }, report: say)
         // What `process` parked (a calendar locked at delivery time, a config then broken), in every place, is answered now.
         let places = ParkingPlaces(stateDirectory: settings.stateDirectory, configured: settings.setting(SettingsTable.parked).value,
                                    environment: context.environment.variables)
         var parkedFailure: Error?
-        if run.policy != .report, places.anyWaiting {
+        if spoolDirectory != nil, run.policy != .report, places.anyWaiting {
             parkedFailure = try run.run(source: { [store = run.store] in
                 try DeliverySource(message: nil, parked: places.places, store: try store.open(), now: settings.now,
                                    lockTimeout: settings.lockTimeout)

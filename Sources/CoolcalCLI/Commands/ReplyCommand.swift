@@ -91,6 +91,17 @@ package struct ReplyCommand: CommandUnit, Equatable {
         guard !settings.me.isEmpty else {
             throw UsageError("missing --me ADDRESS (the attendee you answer as; or 'me' in the config)", command: "reply")
         }
+        // Found pending in a calendar (issue 49): answered in place, in the config's calendars;
+        // `--send` mails the answer too.
+        if let kind = ["ACCEPTED": AnswerKind.accept, "DECLINED": .decline, "TENTATIVE": .tentative][partstat],
+           let found = try InviteOperand.foundInCalendar(invite, context) {
+            if mail && !send {
+                throw UsageError("inbox \(found.number) was found in calendar \(found.foundIn ?? ""): it is answered in place, "
+                                 + "not printed (--send mails the answer too)", command: "reply")
+            }
+            return try AnswerCommand.answerFound(kind, entry: found, calendars: [], reply: send ? .always : .config, comment: comment,
+                                                 context: context)
+        }
         let file = try InviteOperand.open(invite, context)
         if partstat == "COUNTER" { return try proposeCounter(file, settings, context) }
         if partstat == "DECLINECOUNTER" { return try declineCounter(file, settings, context) }

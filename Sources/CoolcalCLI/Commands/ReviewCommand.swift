@@ -1,4 +1,5 @@
 import Foundation
+import CoolcalAnswering
 import CoolcalCheck
 import CoolcalSchedule
 import CoolcalModel
@@ -39,6 +40,13 @@ package struct ReviewCommand: CommandUnit, Equatable {
         let targets = try settings.calendars(calendars, command: "review")
         let answers = try context.answers
         _ = try answers.server()
+        // With calendar-invitations on, what waits in the calendars is recorded first (issue 49).
+        if settings.calendarInvitations {
+            var scan = CalendarInvitationScan(store: answers, calendars: targets.map(\.operand))
+            scan.recordOnly = true
+            scan.buffer = buffer
+            try scan.run(report: { _ in })
+        }
         let entries = try answers.open().inbox().filter(\.isUnanswered)
         guard !entries.isEmpty else {
             context.say("no unanswered invitations")

@@ -106,7 +106,7 @@ import Testing
         let env = ["COOLCAL_STATE": h.state, "HOME": h.dir.path]
         let noSpool = run(["merge", h.calendar], env)
         #expect(noSpool.status == 64)
-        #expect(noSpool.err.hasPrefix("coolcal: error: missing --spool DIR (or 'spool = DIR' in the config file)\n"))
+        #expect(noSpool.err.hasPrefix("coolcal: error: missing --spool DIR (or 'spool = DIR' in the config file, or --calendar-invitations)\n"))
         let noCalendar = run(["merge", "--spool", h.spool], env)
         #expect(noCalendar.status == 64)
         #expect(noCalendar.err.hasPrefix("coolcal: error: missing a calendar (name one, or add 'calendar = PATH' to the config file)\n"))
