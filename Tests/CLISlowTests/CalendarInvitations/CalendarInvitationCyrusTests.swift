@@ -1,6 +1,7 @@
 import CoolcalCalDAV
 import Foundation
 import Testing
+@testable import CLITests
 
 /// Issue 49 against a real RFC 6638 server (Cyrus, `CyrusServer`): Olga invites Bob through
 /// CalDAV; the server puts the event in Bob's calendar; Bob's `merge --calendar-invitations`

@@ -1,6 +1,7 @@
 import CoolcalCalDAV
 import Foundation
 import Testing
+@testable import CLITests
 
 /// Issue 49, "known from CalDAV": the events of a CalDAV calendar from now to a year ahead
 /// make people known as a local calendar's do (an organizer whose event I accepted), for

@@ -1,6 +1,7 @@
 import CoolcalCalDAV
 import Foundation
 import Testing
+@testable import CLITests
 
 /// Invitations found pending in a CalDAV collection (issue 49), against a real Radicale
 /// (no scheduling: the organizer's copy is put there by hand, as a scheduling server would):

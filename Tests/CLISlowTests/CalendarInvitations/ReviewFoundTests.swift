@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CLITests
 
 /// `review` with `calendar-invitations = yes` (issue 49): what waits in the calendars is
 /// recorded first and shown with the rest; declining it there sets my PARTSTAT in the

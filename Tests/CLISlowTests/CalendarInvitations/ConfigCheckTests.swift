@@ -1,6 +1,7 @@
 import CoolcalCalDAV
 import Foundation
 import Testing
+@testable import CLITests
 
 /// `coolcal config --check` (issue 49): each calendar line looked at after the settings;
 /// a CalDAV server asked whether it schedules (the Cyrus side is in
