@@ -1,5 +1,5 @@
 /// What `merge` does with each invitation.
-public enum MergePolicy: String, Equatable, Sendable, CaseIterable {
+package enum MergePolicy: String, Equatable, Sendable, CaseIterable {
     case acceptIfFree = "accept-if-free"
     case acceptAll = "accept-all"
     case declineBusy = "decline-busy"

@@ -12,15 +12,15 @@ import CoolcalSupport
 /// read, create and replace single resources with etags. Synchronous, one request at
 /// a time, every request bounded by the timeouts. Errors are `CalDAVError`s that name
 /// the URL without credentials.
-public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// One calendar object resource: its href as the server wrote it (usually an
     /// absolute path), its etag (nil when the server sent none) and its iCalendar text.
-    public struct Resource: Equatable, Sendable {
-        public var href: String
-        public var etag: String?
-        public var data: Data
+    package struct Resource: Equatable, Sendable {
+        package var href: String
+        package var etag: String?
+        package var data: Data
 
-        public init(href: String, etag: String?, data: Data) {
+        package init(href: String, etag: String?, data: Data) {
             self.href = href
             self.etag = etag
             self.data = data
@@ -28,7 +28,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// What a conditional `PUT` requires of the resource.
-    public enum Precondition: Equatable, Sendable {
+    package enum Precondition: Equatable, Sendable {
         /// It must not exist yet (`If-None-Match: *`).
         case create
         /// It must still have this etag (`If-Match`).
@@ -36,30 +36,30 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// What `verify` learned about the collection.
-    public struct Collection: Equatable, Sendable {
-        public var displayName: String?
+    package struct Collection: Equatable, Sendable {
+        package var displayName: String?
         /// `#RRGGBB` or `#RRGGBBAA` as the server keeps it, when it does.
-        public var color: String?
+        package var color: String?
     }
 
     /// The collection (its URL has no credentials in it).
-    public let location: CalDAVLocation
+    package let location: CalDAVLocation
     /// What is sent as HTTP Basic with every request; nil: nothing.
-    public let credentials: CalDAVCredentials?
+    package let credentials: CalDAVCredentials?
     private let transport: DAVTransport
 
     /// The collection as messages show it: never a password, however it is printed.
-    public var description: String { location.display }
-    public var debugDescription: String { "CalDAVClient(\(location.display))" }
+    package var description: String { location.display }
+    package var debugDescription: String { "CalDAVClient(\(location.display))" }
 
     /// Time ranges sent to the server are this much wider on each side than the
     /// window asked for: servers differ on floating times and unknown zones, so
     /// they only pre-select and coolcal decides overlap itself.
-    public static let slack: Int64 = 86_400
+    package static let slack: Int64 = 86_400
 
     /// - Parameters: `requestTimeout` is seconds without progress (at least one,
     ///   libcurl counts whole seconds); a whole request may take twelve times that.
-    public init(location: CalDAVLocation, credentials: CalDAVCredentials?, requestTimeout: TimeInterval = 5) {
+    package init(location: CalDAVLocation, credentials: CalDAVCredentials?, requestTimeout: TimeInterval = 5) {
         self.location = location
         self.credentials = credentials
         let timeout = max(1, requestTimeout.rounded(.up))
@@ -68,7 +68,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The client for a calendar argument: credentials from the URL or the netrc
     /// file, the timeout from `COOLCAL_SERVER_TIMEOUT` (seconds, default 5).
-    public init(calendar: String, environment: [String: String], diagnostics: Diagnostics? = nil) throws {
+    package init(calendar: String, environment: [String: String], diagnostics: Diagnostics? = nil) throws {
         let location = try CalDAVLocation(calendar)
         let timeout = HTTPExchange.timeout(environment: environment)
         self.init(location: location,
@@ -79,7 +79,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     /// Checks that the URL is a calendar collection (`PROPFIND`, `Depth: 0`, its
     /// `resourcetype` holds `C:calendar`); anything else is `.notCalendar`.
     @discardableResult
-    public func verify() throws -> Collection {
+    package func verify() throws -> Collection {
         let response = try send("PROPFIND", location.url, depth: "0", body: CalDAVRequestBody.propfind)
         let status = try multistatus(response, method: "PROPFIND", url: location.url)
         let me = status.responses.first { location.resolve($0.href) == location.url } ?? status.responses.first
@@ -112,14 +112,14 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     /// Every VEVENT resource that may reach `window` (a `calendar-query` REPORT with a
     /// time-range widened by `slack` each side; all of them without a window), sorted
     /// by href.
-    public func query(window: TimeWindow?) throws -> [Resource] {
+    package func query(window: TimeWindow?) throws -> [Resource] {
         let range = window.map { (start: $0.start - Self.slack, end: $0.end + Self.slack) }
         return try report(CalDAVRequestBody.calendarQuery(range: range))
     }
 
     /// The resource holding a VEVENT whose UID is exactly `uid`, or nil. The server
     /// pre-selects with a `text-match` (a substring match); the UIDs are then checked.
-    public func find(uid: String) throws -> Resource? {
+    package func find(uid: String) throws -> Resource? {
         let candidates = CalDAVRequestBody.isXMLSafe(uid)
             ? try report(CalDAVRequestBody.calendarQuery(uid: uid)) : try report(CalDAVRequestBody.calendarQuery())
         return candidates.first { resource in
@@ -132,7 +132,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The resource at `href` (a path on this server or a full URL), or nil when the
     /// server says 404 or 410.
-    public func get(_ href: String) throws -> Resource? {
+    package func get(_ href: String) throws -> Resource? {
         let url = try resolve(href)
         let response = try send("GET", url, accept: "text/calendar")
         switch response.status {
@@ -146,7 +146,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     /// when the server sends none, as it may when it changed the data). A failed
     /// precondition is a `.preconditionFailed` error: re-read and retry.
     @discardableResult
-    public func put(_ href: String, data: Data, precondition: Precondition) throws -> String? {
+    package func put(_ href: String, data: Data, precondition: Precondition) throws -> String? {
         let url = try resolve(href)
         var headers = ["Content-Type": "text/calendar; charset=utf-8"]
         switch precondition {
@@ -166,7 +166,7 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
 
     /// Deletes the resource at `href` if its etag is still `etag` (`If-Match`); one
     /// already gone counts as deleted. A failed precondition is `.preconditionFailed`.
-    public func delete(_ href: String, etag: String) throws {
+    package func delete(_ href: String, etag: String) throws {
         let url = try resolve(href)
         let response = try transport.send(method: "DELETE", url: url, headers: ["If-Match": etag], body: nil,
                                           credentials: credentials)
@@ -180,13 +180,13 @@ public struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugString
     }
 
     /// Creates the collection with the server's defaults (`MKCALENDAR`).
-    public func makeCalendar() throws {
+    package func makeCalendar() throws {
         let response = try send("MKCALENDAR", location.url, body: CalDAVRequestBody.mkcalendar)
         guard (200..<300).contains(response.status) else { throw failure(response, method: "MKCALENDAR", url: location.url) }
     }
 
     /// The href for a new resource named `name` in this collection.
-    public func href(forName name: String) -> String { location.href(forName: name) }
+    package func href(forName name: String) -> String { location.href(forName: name) }
 
     // MARK: - Requests
 

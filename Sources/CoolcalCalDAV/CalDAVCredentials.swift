@@ -4,13 +4,13 @@ import CoolcalModel
 /// Who coolcal says it is to a CalDAV server (HTTP Basic): `user:password@` in the
 /// URL first, else the `.netrc` entry for the host (`NETRC` names the file, default
 /// `~/.netrc`). The password is never part of a description.
-public struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
-    public var user: String
-    public var password: String
+package struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    package var user: String
+    package var password: String
     /// Where they came from, for messages: `the URL` or the netrc file's path.
-    public var source: String
+    package var source: String
 
-    public init(user: String, password: String, source: String) {
+    package init(user: String, password: String, source: String) {
         self.user = user
         self.password = password
         self.source = source
@@ -21,12 +21,12 @@ public struct CalDAVCredentials: Equatable, Sendable, CustomStringConvertible, C
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
-    public var description: String { "\(user) (from \(source))" }
-    public var debugDescription: String { "CalDAVCredentials(\(description))" }
+    package var description: String { "\(user) (from \(source))" }
+    package var debugDescription: String { "CalDAVCredentials(\(description))" }
 
     /// The credentials for `location`, or nil to ask without any. A netrc that
     /// others can read is used, with a warning (curl says nothing; ftp refuses).
-    public static func resolve(for location: CalDAVLocation, environment: [String: String],
+    package static func resolve(for location: CalDAVLocation, environment: [String: String],
                                diagnostics: Diagnostics?) -> CalDAVCredentials? {
         if let user = location.user, let password = location.password {
             return CalDAVCredentials(user: user, password: password, source: "the URL")

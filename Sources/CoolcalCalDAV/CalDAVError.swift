@@ -2,8 +2,8 @@ import CoolcalModel
 
 /// Why a CalDAV calendar could not be read or written. The message names the URL
 /// without credentials; the kind decides the exit status (`exitStatus`).
-public struct CalDAVError: StatusError, CustomStringConvertible, Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
+package struct CalDAVError: StatusError, CustomStringConvertible, Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// No usable answer: refused, timed out, unknown host, TLS, 5xx, 408, 429 (75).
         case unreachable
         /// 401 or 403: missing or wrong credentials, or no access (77).
@@ -20,24 +20,24 @@ public struct CalDAVError: StatusError, CustomStringConvertible, Equatable, Send
         case invalidURL
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The URL concerned, with any `user:password@` removed.
-    public var url: String
-    public var message: String
+    package var url: String
+    package var message: String
     /// The HTTP status, when the server sent one.
-    public var status: Int?
+    package var status: Int?
 
-    public init(_ kind: Kind, url: String, _ message: String, status: Int? = nil) {
+    package init(_ kind: Kind, url: String, _ message: String, status: Int? = nil) {
         self.kind = kind
         self.url = url
         self.message = message
         self.status = status
     }
 
-    public var description: String { "\(url): \(message)" }
+    package var description: String { "\(url): \(message)" }
 
     /// The kind's status, as each kind says above.
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch kind {
         case .unreachable, .preconditionFailed: return .tempFail
         case .denied: return .noPermission

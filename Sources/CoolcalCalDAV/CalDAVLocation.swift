@@ -4,18 +4,18 @@ import CoolcalModel
 /// A calendar collection's address as the user wrote it, split into the URL that goes
 /// on the wire (no user info, no fragment, path ending in `/`), the credentials it
 /// carried, and the text every message shows (`https://host/cal/`, never a password).
-public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The collection, without credentials; its path ends in `/`.
-    public let url: URL
+    package let url: URL
     /// `user` and `password` from `user:password@`, percent-decoded.
-    public let user: String?
-    public let password: String?
+    package let user: String?
+    package let password: String?
 
     /// True when a calendar argument names a CalDAV collection (see `CalendarLocation`).
-    public static func isURL(_ text: String) -> Bool { CalendarLocation.isURL(text) }
+    package static func isURL(_ text: String) -> Bool { CalendarLocation.isURL(text) }
 
     /// Parses `text`; an unusable URL is an `.invalidURL` error that shows it redacted.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         let shown = Self.redact(text)
         guard Self.isURL(text), var components = URLComponents(string: text) else {
             throw CalDAVError(.invalidURL, url: shown, "not a valid http(s) URL")
@@ -35,23 +35,23 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
     }
 
     /// The collection as messages show it.
-    public var display: String { Self.redact(url.absoluteString) }
+    package var display: String { Self.redact(url.absoluteString) }
 
     /// `display`, so that no interpolation or dump can show the password.
-    public var description: String { display }
-    public var debugDescription: String { "CalDAVLocation(\(display))" }
+    package var description: String { display }
+    package var debugDescription: String { "CalDAVLocation(\(display))" }
 
     /// The name the calendar goes by in output: the collection's last path segment,
     /// percent-decoded (`work` for `https://host/dav/alice/work/`), else the host.
-    public var name: String { CalendarLocation.remote(url.absoluteString).name }
+    package var name: String { CalendarLocation.remote(url.absoluteString).name }
 
     /// The text with any `user:password@` removed (see `CalendarLocation.redact`).
-    public static func redact(_ text: String) -> String { CalendarLocation.redact(text) }
+    package static func redact(_ text: String) -> String { CalendarLocation.redact(text) }
 
     /// An href from the server (an absolute path or a full URL) as a URL on this
     /// collection's server; nil when it does not parse or points at another origin,
     /// where coolcal's credentials must not go.
-    public func resolve(_ href: String) -> URL? {
+    package func resolve(_ href: String) -> URL? {
         guard let resolved = URL(string: href, relativeTo: url)?.absoluteURL,
               resolved.scheme?.lowercased() == url.scheme, resolved.host?.lowercased() == url.host?.lowercased(),
               resolved.port == url.port else { return nil }
@@ -60,7 +60,7 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
 
     /// The href of a new resource called `name` in this collection: the name
     /// percent-encoded as one path segment (no `/`, no dot-segments).
-    public func href(forName name: String) -> String {
+    package func href(forName name: String) -> String {
         var segment = name.addingPercentEncoding(withAllowedCharacters: Self.segmentCharacters) ?? ""
         if segment.isEmpty { segment = "_" }
         if segment == "." || segment == ".." { segment = segment.replacingOccurrences(of: ".", with: "%2E") }
@@ -69,7 +69,7 @@ public struct CalDAVLocation: Equatable, Sendable, CustomStringConvertible, Cust
 
     /// What warnings call one resource: the collection as shown, then the href's last
     /// segment (`https://host/cal/event.ics`).
-    public func resourceName(_ href: String) -> String {
+    package func resourceName(_ href: String) -> String {
         let last = href.split(separator: "/").last.map(String.init) ?? href
         var base = display
         while base.hasSuffix("/") { base.removeLast() }

@@ -7,13 +7,13 @@ import CoolcalSupport
 
 /// The main job's reading half: calendars at their locations → the occurrences in a
 /// window. One path for every command that reads calendars.
-public struct CalendarReader {
-    public var options: ExpansionOptions
+package struct CalendarReader {
+    package var options: ExpansionOptions
     /// `NETRC`, `HOME` and `COOLCAL_SERVER_TIMEOUT` for CalDAV.
-    public var environment: [String: String]
-    public var diagnostics: Diagnostics
+    package var environment: [String: String]
+    package var diagnostics: Diagnostics
 
-    public init(options: ExpansionOptions, environment: [String: String], diagnostics: Diagnostics) {
+    package init(options: ExpansionOptions, environment: [String: String], diagnostics: Diagnostics) {
         self.options = options
         self.environment = environment
         self.diagnostics = diagnostics
@@ -21,23 +21,23 @@ public struct CalendarReader {
 
     /// Every occurrence in `window` of the calendars at `locations`, sorted; only
     /// what may reach the window is parsed.
-    public func occurrences(in window: TimeWindow, from locations: [CalendarLocation]) throws -> [Occurrence] {
+    package func occurrences(in window: TimeWindow, from locations: [CalendarLocation]) throws -> [Occurrence] {
         expand(try load(locations, window: window), in: window)
     }
 
     /// The occurrences in `window` of calendars already read.
-    public func expand(_ calendars: [LoadedCalendar], in window: TimeWindow) -> [Occurrence] {
+    package func expand(_ calendars: [LoadedCalendar], in window: TimeWindow) -> [Occurrence] {
         noted(OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, calendars: calendars),
               window)
     }
 
     /// Calendars already read, made ready to expand in many windows (`merge`).
-    public func prepare(_ calendars: [LoadedCalendar]) -> PreparedCalendars {
+    package func prepare(_ calendars: [LoadedCalendar]) -> PreparedCalendars {
         OccurrenceExpander(options: options, diagnostics: diagnostics).prepare(calendars)
     }
 
     /// The occurrences in `window` of prepared calendars: what `expand` gives.
-    public func expand(_ prepared: PreparedCalendars, in window: TimeWindow) -> [Occurrence] {
+    package func expand(_ prepared: PreparedCalendars, in window: TimeWindow) -> [Occurrence] {
         noted(OccurrenceExpander(options: options, diagnostics: diagnostics).occurrences(in: window, prepared: prepared),
               window)
     }
@@ -49,13 +49,13 @@ public struct CalendarReader {
 
     /// Reads calendars; with a `window`, only what may reach it is parsed. A directory
     /// with vdir subfolders (a tree) gives one calendar each.
-    public func load(_ locations: [CalendarLocation], window: TimeWindow?) throws -> [LoadedCalendar] {
+    package func load(_ locations: [CalendarLocation], window: TimeWindow?) throws -> [LoadedCalendar] {
         try locations.flatMap { try calendars(at: $0, window: window) }
     }
 
     /// The calendars at one location: one, or each vdir of a tree (labelled
     /// `TOP/SUB`); a directory that holds entries but no calendars is an error (66).
-    public func calendars(at location: CalendarLocation, window: TimeWindow?) throws -> [LoadedCalendar] {
+    package func calendars(at location: CalendarLocation, window: TimeWindow?) throws -> [LoadedCalendar] {
         guard case .vdir(let path) = location else { return [try load(location, window: window)] }
         switch try Self.probe(path) {
         case .vdir:
@@ -83,7 +83,7 @@ public struct CalendarReader {
     }
 
     /// The error for a directory with entries but neither `.ics` files nor vdir subfolders.
-    public static func noCalendars(_ path: String) -> InputFileError {
+    package static func noCalendars(_ path: String) -> InputFileError {
         InputFileError(kind: .missing, path: path, reason: "no calendars here (no .ics files, no vdir subfolders)")
     }
 

@@ -7,11 +7,11 @@ import CoolcalSchedule
 /// report of what is busy in its buffered window out.
 ///
 /// invitation → window (`ConflictFinder`) → occurrences (`CalendarReader`) → report.
-public struct ConflictCheck {
-    public var finder: ConflictFinder
-    public var reader: CalendarReader
+package struct ConflictCheck {
+    package var finder: ConflictFinder
+    package var reader: CalendarReader
 
-    public init(finder: ConflictFinder, reader: CalendarReader) {
+    package init(finder: ConflictFinder, reader: CalendarReader) {
         self.finder = finder
         self.reader = reader
     }
@@ -19,7 +19,7 @@ public struct ConflictCheck {
     /// The report, and the occurrences it was made from (read over `window` when one
     /// is given — wider than the invitation's, for free slots — else over the
     /// invitation's buffered window).
-    public func run(_ invite: Invite, against locations: [CalendarLocation],
+    package func run(_ invite: Invite, against locations: [CalendarLocation],
                     window wider: TimeWindow? = nil) throws -> (report: ConflictReport, occurrences: [Occurrence]) {
         let own = finder.window(for: invite)
         let window = wider ?? own
@@ -29,7 +29,7 @@ public struct ConflictCheck {
     }
 
     /// The report for occurrences already at hand (`merge` reads once for many).
-    public func report(_ invite: Invite, _ occurrences: [Occurrence]) -> ConflictReport {
+    package func report(_ invite: Invite, _ occurrences: [Occurrence]) -> ConflictReport {
         let report = finder.report(for: invite, occurrences: occurrences)
         reader.diagnostics.note("\(invite.title): \(report.free ? "free" : "busy") (\(report.conflicts.count) conflict\(report.conflicts.count == 1 ? "" : "s"), \(report.ignored.count) ignored)")
         return report

@@ -5,17 +5,17 @@ import CoolcalSchedule
 
 /// `coolcal conflicts` for people: the invitation, its window, each conflict with
 /// calendar, time and relation, then what was ignored and why.
-public struct ConflictsText {
-    public var style: TextStyle
+package struct ConflictsText {
+    package var style: TextStyle
     /// Columns for the day view, or nil for none (text piped to another program).
-    public var dayViewWidth: Int?
+    package var dayViewWidth: Int?
 
-    public init(style: TextStyle, dayViewWidth: Int? = nil) {
+    package init(style: TextStyle, dayViewWidth: Int? = nil) {
         self.style = style
         self.dayViewWidth = dayViewWidth
     }
 
-    public func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
+    package func render(_ report: ConflictReport, suggestions: [Invite]? = nil) -> String {
         let dates = DateText(style: style).within(report.window)
         var out = style.bold(style.printable(report.invite.title)) + "\n"
         out += "  " + dates.range(start: report.invite.start, end: report.invite.end) + "\n"

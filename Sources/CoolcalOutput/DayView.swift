@@ -4,13 +4,13 @@ import CoolcalModel
 /// page with hour ticks in the output zone and the date on each day change; the
 /// invitation in the first lane and every occurrence seen in the window beside it,
 /// coloured by calendar, labels wrapped into the space their bars have.
-public enum DayView {
+package enum DayView {
     /// The narrowest lane drawn (a glyph and three characters of label).
     package static let minimumCell = 4
     /// All-day events listed at most; the rest are counted with the lanes not shown.
     package static let maxAllDay = 8
 
-    public static func render(_ input: DayViewInput, width: Int, style: TextStyle) -> String {
+    package static func render(_ input: DayViewInput, width: Int, style: TextStyle) -> String {
         guard input.window.end > input.window.start else { return "" }
         var style = style
         style.zone = input.zone

@@ -5,34 +5,34 @@ import CoolcalSchedule
 
 /// What the day view draws: the invitation, its buffered window, the zone, and every
 /// occurrence seen in the window (busy and ignored alike).
-public struct DayViewInput: Sendable {
+package struct DayViewInput: Sendable {
     /// One occurrence beside the invitation.
-    public struct Item: Sendable {
-        public var occurrence: Occurrence
+    package struct Item: Sendable {
+        package var occurrence: Occurrence
         /// How a busy occurrence relates to the invitation; nil for an ignored one.
-        public var relation: Relation?
+        package var relation: Relation?
         /// Why an ignored occurrence does not count; nil for a busy one.
-        public var ignored: IgnoreReason?
+        package var ignored: IgnoreReason?
 
-        public init(occurrence: Occurrence, relation: Relation?, ignored: IgnoreReason?) {
+        package init(occurrence: Occurrence, relation: Relation?, ignored: IgnoreReason?) {
             self.occurrence = occurrence
             self.relation = relation
             self.ignored = ignored
         }
 
-        public var busy: Bool { ignored == nil }
+        package var busy: Bool { ignored == nil }
     }
 
-    public var title: String
+    package var title: String
     /// The invitation's span in UTC seconds (an all-day invitation: its days in `zone`).
-    public var span: TimeWindow
+    package var span: TimeWindow
     /// The buffered window the rows cover.
-    public var window: TimeWindow
+    package var window: TimeWindow
     /// The zone of hour ticks, dates and offsets (`--tz`).
-    public var zone: TimeZone
-    public var items: [Item]
+    package var zone: TimeZone
+    package var items: [Item]
 
-    public init(title: String, span: TimeWindow, window: TimeWindow, zone: TimeZone, items: [Item]) {
+    package init(title: String, span: TimeWindow, window: TimeWindow, zone: TimeZone, items: [Item]) {
         self.title = title
         self.span = span
         self.window = window
@@ -42,7 +42,7 @@ public struct DayViewInput: Sendable {
 
     /// From what `conflicts` has: the report's invitation, span, window, conflicts
     /// and ignored occurrences, ordered by start.
-    public init(report: ConflictReport, zone: TimeZone) {
+    package init(report: ConflictReport, zone: TimeZone) {
         let busy = report.conflicts.map { Item(occurrence: $0.occurrence, relation: $0.relation, ignored: nil) }
         let free = report.ignored.map { Item(occurrence: $0.occurrence, relation: nil, ignored: $0.reason) }
         let items = (busy + free).enumerated().sorted { a, b in

@@ -3,14 +3,14 @@ import CoolcalModel
 
 /// `coolcal events` for people: a heading for each day (`Sat, Aug 20`), then one line
 /// per occurrence, as `conflicts` prints them; with none, the window it looked at.
-public struct EventsText {
-    public var style: TextStyle
+package struct EventsText {
+    package var style: TextStyle
 
-    public init(style: TextStyle) {
+    package init(style: TextStyle) {
         self.style = style
     }
 
-    public func render(window: TimeWindow, occurrences: [Occurrence]) -> String {
+    package func render(window: TimeWindow, occurrences: [Occurrence]) -> String {
         let dates = DateText(style: style)
         let zone = SystemZone(style.zone)
         if occurrences.isEmpty {

@@ -5,11 +5,11 @@ import CoolcalSchedule
 import CoolcalSupport
 
 /// The JSON documents of DESIGN.md, keys in the documented order.
-public enum JSONDocuments {
+package enum JSONDocuments {
     /// An occurrence; `extra` (a conflict's or an ignored event's fields) comes before
     /// `incomplete`; the fields added since come after it, in the order they were added.
     /// `titled`: with `title` (events), the same as the deprecated `summary`.
-    public static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = [], titled: Bool = false) -> JSONValue {
+    package static func occurrence(_ o: Occurrence, extra: [(String, JSONValue)] = [], titled: Bool = false) -> JSONValue {
         let summary = o.summary.map(JSONValue.string) ?? .null
         return .object([
             ("uid", o.uid.map(JSONValue.string) ?? .null),
@@ -30,7 +30,7 @@ public enum JSONDocuments {
         ] + (titled ? [("title", summary)] : []))
     }
 
-    public static func window(_ w: TimeWindow) -> JSONValue {
+    package static func window(_ w: TimeWindow) -> JSONValue {
         .object([
             ("start", .string(OccurrenceTime.instant(w.start).jsonString)),
             ("end", .string(OccurrenceTime.instant(w.end).jsonString)),
@@ -38,7 +38,7 @@ public enum JSONDocuments {
     }
 
     /// `coolcal events --json`.
-    public static func events(window w: TimeWindow, occurrences: [Occurrence]) -> JSONValue {
+    package static func events(window w: TimeWindow, occurrences: [Occurrence]) -> JSONValue {
         // `title`, the invitation's word; `summary` kept for the scripts that read it (deprecated).
         .object([("window", window(w)), ("events", .array(occurrences.map { o in
             occurrence(o, titled: true)
@@ -46,12 +46,12 @@ public enum JSONDocuments {
     }
 
     /// `"suggestions": [{"start", "end"}]`, in the invitation's own form.
-    public static func suggestions(_ slots: [Invite]) -> JSONValue {
+    package static func suggestions(_ slots: [Invite]) -> JSONValue {
         .array(slots.map { .object([("start", .string($0.start.jsonString)), ("end", .string($0.end.jsonString))]) })
     }
 
     /// `coolcal conflicts --json`.
-    public static func conflicts(_ report: ConflictReport) -> JSONValue {
+    package static func conflicts(_ report: ConflictReport) -> JSONValue {
         let invite = report.invite
         let id: JSONValue
         switch invite.id {

@@ -3,14 +3,14 @@ import CoolcalModel
 
 /// How text output looks: locale and zone for dates, colour and Unicode only where
 /// the reader is a terminal that wants them.
-public struct TextStyle {
-    public var locale: Locale
-    public var zone: TimeZone
-    public var color: Bool
-    public var unicode: Bool
-    public var terminal: Bool
+package struct TextStyle {
+    package var locale: Locale
+    package var zone: TimeZone
+    package var color: Bool
+    package var unicode: Bool
+    package var terminal: Bool
 
-    public init(locale: Locale, zone: TimeZone, color: Bool, unicode: Bool, terminal: Bool) {
+    package init(locale: Locale, zone: TimeZone, color: Bool, unicode: Bool, terminal: Bool) {
         self.locale = locale
         self.zone = zone
         self.color = color
@@ -20,7 +20,7 @@ public struct TextStyle {
 
     /// The locale POSIX programs use: `LC_ALL`, then `LC_TIME`, then `LANG`
     /// (Foundation on Linux ignores them). `C`/`POSIX` or unset → `en_US_POSIX`.
-    public static func locale(environment env: [String: String]) -> Locale {
+    package static func locale(environment env: [String: String]) -> Locale {
         let raw = localeVariable(env) ?? ""
         let base = raw.split(separator: ".").first.map(String.init)?.split(separator: "@").first.map(String.init) ?? ""
         if base.isEmpty || base == "C" || base == "POSIX" { return Locale(identifier: "en_US_POSIX") }
@@ -28,7 +28,7 @@ public struct TextStyle {
     }
 
     /// True unless the locale's codeset is something other than UTF-8.
-    public static func wantsUnicode(environment env: [String: String]) -> Bool {
+    package static func wantsUnicode(environment env: [String: String]) -> Bool {
         guard let raw = localeVariable(env) else { return true }
         if raw == "C" || raw == "POSIX" { return false }
         guard let dot = raw.firstIndex(of: ".") else { return true }

@@ -5,21 +5,21 @@ import CoolcalModel
 
 /// The answer to an iTIP invitation as an iMIP message (RFC 6047) for its organizer:
 /// the REPLY coolcal builds with libical, wrapped by Mail/ into a whole e-mail.
-public struct MailReply: Equatable, Sendable {
+package struct MailReply: Equatable, Sendable {
     /// The message, ready for `sendmail -t`.
-    public let message: ReplyMessage
+    package let message: ReplyMessage
     /// What makes the answer unique: UID, SEQUENCE, RECURRENCE-IDs and PARTSTAT; a
     /// version is mailed once.
-    public let version: String
+    package let version: String
 
     /// Why no message could be built.
-    public enum Failure: StatusError, CustomStringConvertible, Equatable {
+    package enum Failure: StatusError, CustomStringConvertible, Equatable {
         /// The addresses given (`--me`) cannot be used.
         case usage(String)
         /// The invitation cannot be answered by mail (names the file).
         case data(InviteError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .usage(let message): return message
             case .data(let error): return error.description
@@ -28,7 +28,7 @@ public struct MailReply: Equatable, Sendable {
 
         /// 74 for both; `AnswerStore.build` says them as a `UsageError` (64) or the
         /// `InviteError` (65).
-        public var exitStatus: ExitStatus {
+        package var exitStatus: ExitStatus {
             switch self {
             case .usage: return .ioError
             case .data: return .ioError
@@ -37,7 +37,7 @@ public struct MailReply: Equatable, Sendable {
     }
 
     /// Whether the invitation can be answered by mail at all: an iTIP message with an ORGANIZER.
-    public static func hasOrganizer(_ file: InvitationFile) -> Bool {
+    package static func hasOrganizer(_ file: InvitationFile) -> Bool {
         file.message?.organizer != nil
     }
 
@@ -49,7 +49,7 @@ public struct MailReply: Equatable, Sendable {
     /// - Parameter commentOnly: `comment --reply`: the REPLY carries the comment and the
     ///   answer as it stands (`partstat`, NEEDS-ACTION when unanswered), subject
     ///   `Comment: TITLE`; its version includes the text, so each comment is mailed once.
-    public init(_ file: InvitationFile, me: [String], partstat: String, comment: String?, now: Date,
+    package init(_ file: InvitationFile, me: [String], partstat: String, comment: String?, now: Date,
                 domain: String, name: String? = nil, commentOnly: Bool = false) throws(Failure) {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }

@@ -9,61 +9,61 @@ import CoolcalSupport
 /// it as failed with the reason; anything temporary leaves it queued for a later run. Only one drainer
 /// per state directory runs at a time (a `FileLock` on `outbox.lock` beside the database), so two
 /// overlapping coolcal processes never send the same entry twice.
-public struct OutboxDrainer {
+package struct OutboxDrainer {
     /// What one `drain` did.
-    public struct Summary: Equatable, Sendable {
+    package struct Summary: Equatable, Sendable {
         /// Entries the server acknowledged in this run.
-        public var delivered = 0
+        package var delivered = 0
         /// Entries the server refused (4xx) in this run; they stay in the outbox as failed.
-        public var failed = 0
+        package var failed = 0
         /// Entries still queued after this run.
-        public var queued = 0
+        package var queued = 0
         /// Why the run stopped before the end of the queue (server unreachable, timed
         /// out, rate-limited), credentials redacted; nil when every entry was tried.
-        public var stopReason: String?
+        package var stopReason: String?
         /// True when the server answered 401 or 403: the credentials need fixing.
-        public var denied = false
+        package var denied = false
         /// True when another coolcal was already draining this outbox, so this run sent nothing.
-        public var skipped = false
+        package var skipped = false
         /// Mail replies a sendmail took in this run.
-        public var mailed = 0
+        package var mailed = 0
         /// Mail replies whose sendmail failed for good in this run (kept as failed).
-        public var mailFailed = 0
+        package var mailFailed = 0
         /// Mail replies whose delivery a crash interrupted, sent again in this run.
-        public var mailResent = 0
+        package var mailResent = 0
         /// Mail replies still queued after this run.
-        public var mailQueued = 0
+        package var mailQueued = 0
         /// Why mail stopped for this run (the sendmail's exit 75 and message).
-        public var mailStopReason: String?
+        package var mailStopReason: String?
 
         /// All zero: nothing happened yet.
-        public init() {}
+        package init() {}
     }
 
     /// The state whose outbox is sent.
-    public let store: StateStore
+    package let store: StateStore
     /// The server connection, with its timeouts; nil when no server is configured
     /// (server entries then wait).
-    public let client: RSVPClient?
+    package let client: RSVPClient?
     /// The sendmail that delivers mail replies; nil leaves them queued.
-    public var sendmail: Sendmail?
+    package var sendmail: Sendmail?
 
     /// - Parameters: see `RSVPClient` for the timeouts.
-    public init(store: StateStore, server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
+    package init(store: StateStore, server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
         self.init(store: store, client: RSVPClient(server: server, requestTimeout: requestTimeout,
                                                    resourceTimeout: resourceTimeout))
     }
 
     /// A drainer with a client set up by the caller (tests use short timeouts), or
     /// none (mail only); `sendmail` delivers the mail replies.
-    public init(store: StateStore, client: RSVPClient?, sendmail: Sendmail? = nil) {
+    package init(store: StateStore, client: RSVPClient?, sendmail: Sendmail? = nil) {
         self.store = store
         self.client = client
         self.sendmail = sendmail
     }
 
     /// The lock file that keeps drainers of one state directory from overlapping.
-    public var lockPath: String { store.directory + "/outbox.lock" }
+    package var lockPath: String { store.directory + "/outbox.lock" }
 
     /// Sends every queued entry once.
     ///
@@ -78,7 +78,7 @@ public struct OutboxDrainer {
     ///   - backoff: false sends mail replies waiting for their next attempt too (the
     ///     user asked: `outbox flush`, `reply --send`).
     /// - Throws: `SQLiteError`/`StateError` when the state cannot be read or updated.
-    public func drain(lockTimeout: TimeInterval = 0, now: Date = Date(), backoff: Bool = true) throws -> Summary {
+    package func drain(lockTimeout: TimeInterval = 0, now: Date = Date(), backoff: Bool = true) throws -> Summary {
         var summary = Summary()
         let lock: FileLock
         do throws(FileLock.Failure) {
@@ -155,11 +155,11 @@ public struct OutboxDrainer {
     }
 
     /// How long mail replies are retried after their first temporary failure.
-    public static let retryWindow: TimeInterval = 72 * 3600
+    package static let retryWindow: TimeInterval = 72 * 3600
 
     /// The wait before the next attempt of a mail reply `attempts` attempts old:
     /// 5 minutes × 2ⁿ, at most an hour.
-    public static func delay(afterAttempts attempts: Int) -> TimeInterval {
+    package static func delay(afterAttempts attempts: Int) -> TimeInterval {
         min(300 * Double(1 << min(max(attempts, 0), 10)), 3600)
     }
 }

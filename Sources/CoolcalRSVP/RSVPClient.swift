@@ -12,9 +12,9 @@ import CoolcalSupport
 /// `POST {server}/invitations/{id}/accept|decline|comment` with a JSON body and an
 /// `Idempotency-Key` header, synchronously, and never for longer than the timeouts
 /// (cron must not hang on a stalled server).
-public struct RSVPClient: Sendable {
+package struct RSVPClient: Sendable {
     /// What became of one request.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// 2xx: the server has it.
         case delivered(status: Int)
         /// The server said no for good (4xx other than 408/425/429, or an unfollowed 3xx).
@@ -25,34 +25,34 @@ public struct RSVPClient: Sendable {
     }
 
     /// The server as configured, possibly with `user:password@` for basic auth.
-    public let server: URL
+    package let server: URL
     /// Seconds without progress before a request is abandoned (`timeoutIntervalForRequest`).
-    public let requestTimeout: TimeInterval
+    package let requestTimeout: TimeInterval
     /// Seconds a whole request may take (`timeoutIntervalForResource`), also enforced
     /// here, because a libcurl-backed session does not always honour it.
-    public let resourceTimeout: TimeInterval
+    package let resourceTimeout: TimeInterval
 
     /// - Parameters: timeouts are at least one second (libcurl counts whole seconds).
-    public init(server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
+    package init(server: URL, requestTimeout: TimeInterval = 5, resourceTimeout: TimeInterval = 15) {
         self.server = server
         self.requestTimeout = max(1, requestTimeout.rounded(.up))
         self.resourceTimeout = max(self.requestTimeout, resourceTimeout)
     }
 
     /// True for an `http` or `https` URL with a host: the only servers coolcal talks to.
-    public static func isUsableServer(_ url: URL) -> Bool {
+    package static func isUsableServer(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return !(url.host ?? "").isEmpty
     }
 
     /// The URL without `user:password`, for every message and log line.
-    public static func redacted(_ url: URL) -> String {
+    package static func redacted(_ url: URL) -> String {
         CalendarLocation.redact(url.absoluteString, marker: "***")
     }
 
     /// `{server}/invitations/{id}/{method}`, the id percent-encoded as one path
     /// segment (so `a/b` cannot walk the server's paths), without credentials.
-    public func requestURL(for answer: Answer, inviteID: String) -> URL? {
+    package func requestURL(for answer: Answer, inviteID: String) -> URL? {
         guard Self.isUsableServer(server),
               var components = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return nil }
         components.user = nil
@@ -72,14 +72,14 @@ public struct RSVPClient: Sendable {
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// Sends one outbox entry.
-    public func send(_ entry: OutboxEntry) -> Outcome {
+    package func send(_ entry: OutboxEntry) -> Outcome {
         guard let answer = entry.answer else { return .refused(status: 0, reason: "\(entry.key): a mail reply, not a server request") }
         return send(answer, inviteID: entry.inviteID, body: entry.body, idempotencyKey: entry.key)
     }
 
     /// Sends one answer and waits for the outcome, at most `resourceTimeout` (plus a
     /// moment for the session to report).
-    public func send(_ answer: Answer, inviteID: String, body: String, idempotencyKey: String) -> Outcome {
+    package func send(_ answer: Answer, inviteID: String, body: String, idempotencyKey: String) -> Outcome {
         guard let url = requestURL(for: answer, inviteID: inviteID) else {
             return .retryLater(status: nil, reason: "\(Self.redacted(server)): not an http(s) server URL")
         }

@@ -15,7 +15,7 @@ extension MailReply {
 
     /// The attendee's proposal of `start`–`end` for the invitation `file`, from the first
     /// of `me` (named `name`, else as the invitation names them) to its organizer.
-    public static func counter(_ file: InvitationFile, me: [String], start: OccurrenceTime, end: OccurrenceTime,
+    package static func counter(_ file: InvitationFile, me: [String], start: OccurrenceTime, end: OccurrenceTime,
                                comment: String?, now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
@@ -39,7 +39,7 @@ extension MailReply {
 
     /// The organizer's no to the counter-proposal `file`, to `attendee` (who proposed) only:
     /// the mail's To names them, the calendar part no attendee (RFC 5546 §3.2.8).
-    public static func declineCounter(_ file: InvitationFile, attendee: String, me: [String], comment: String?,
+    package static func declineCounter(_ file: InvitationFile, attendee: String, me: [String], comment: String?,
                                       now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply {
         let invite = file.invite
         func data(_ message: String) -> Failure { .data(InviteError(file: invite.source, message: message)) }
@@ -63,7 +63,7 @@ extension MailReply {
 
     /// The organizer's event as it now stands (`request`, a METHOD:REQUEST), to every
     /// attendee but the organizer; nil when it has no other attendee to tell.
-    public static func update(uid: String, title: String, request: String, sequence: Int, attendees: [String],
+    package static func update(uid: String, title: String, request: String, sequence: Int, attendees: [String],
                               me: [String], now: Date, domain: String, name: String? = nil) throws(Failure) -> MailReply? {
         let mine = Set(me.map(CalendarAddress.normalized))
         var seen = Set<String>()

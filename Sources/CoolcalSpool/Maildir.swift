@@ -5,40 +5,40 @@ import CoolcalWriting
 /// A Maildir as procmail, fetchmail, getmail, offlineimap and mbsync deliver it: messages
 /// in `new/` and `cur/` (`tmp/` is where deliveries are still being written, never read).
 /// A name in `cur/` carries flags after `:2,` (`S` seen, `R` replied…).
-public struct Maildir {
-    public let directory: String
+package struct Maildir {
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// One message file.
-    public struct Message: Equatable {
+    package struct Message: Equatable {
         /// `new` or `cur`.
-        public let folder: String
+        package let folder: String
         /// The file name in its folder.
-        public let file: String
+        package let file: String
         /// `new/NAME` or `cur/NAME`.
-        public var name: String { folder + "/" + file }
+        package var name: String { folder + "/" + file }
         /// The flags after `:2,` (none for a message in `new/`).
-        public var flags: String { Maildir.flags(of: file) }
+        package var flags: String { Maildir.flags(of: file) }
     }
 
     /// A directory with both `cur/` and `new/`.
-    public static func isMaildir(_ directory: String) -> Bool {
+    package static func isMaildir(_ directory: String) -> Bool {
         FileStatus.of(directory + "/cur")?.kind == .directory && FileStatus.of(directory + "/new")?.kind == .directory
     }
 
     /// The directory's real path (symbolic links resolved): the key its record and lock
     /// have in the state, so two spellings of one Maildir share them.
-    public var realPath: String {
+    package var realPath: String {
         (try? SystemCalls.realpath(directory)) ?? directory
     }
 
     /// The messages of `new/` then `cur/`, each in byte order of the names; hidden files and
     /// anything but regular files are skipped. `new/` is listed first: a mail client moves
     /// messages from `new/` to `cur/`, so one moved meanwhile is still seen once.
-    public func messages() throws -> [Message] {
+    package func messages() throws -> [Message] {
         Self.ordered(try listing())
     }
 
@@ -46,7 +46,7 @@ public struct Maildir {
     /// caller that looks at most of them only by name sorts the few it keeps: `ordered`).
     /// One directory read per folder; a file is `stat`ed only when its entry has no type
     /// (or is a symbolic link).
-    public func listing() throws -> [Message] {
+    package func listing() throws -> [Message] {
         try listed().messages
     }
 
@@ -85,7 +85,7 @@ public struct Maildir {
     }
 
     /// `messages` in `messages`' order: `new/` first, then each folder in byte order of the names.
-    public static func ordered(_ messages: [Message]) -> [Message] {
+    package static func ordered(_ messages: [Message]) -> [Message] {
         messages.sorted { a, b in
             a.folder != b.folder ? a.folder == "new" : a.file.utf8.lexicographicallyPrecedes(b.file.utf8)
         }
@@ -109,7 +109,7 @@ public struct Maildir {
     /// `S` added. A message the mail client moved or re-flagged meanwhile is left as it is.
     /// - Returns: the message's new name, or nil when it was no longer there.
     @discardableResult
-    public func markSeen(_ message: Message) throws -> String? {
+    package func markSeen(_ message: Message) throws -> String? {
         let target = Self.name(message.file, adding: "S")
         if message.folder == "cur" && target == message.file { return message.name }
         let from = directory + "/" + message.name

@@ -6,16 +6,16 @@ import CoolcalState
 import CoolcalSupport
 
 /// One invitation a `merge` run found in its spool: loaded, or why it could not be.
-public struct SpoolItem {
+package struct SpoolItem {
     /// What the output calls it: the file name in a spool, `new/NAME` or `cur/NAME` in a Maildir.
-    public let name: String
-    public let loaded: Result<InvitationFile, Error>
+    package let name: String
+    package let loaded: Result<InvitationFile, Error>
 }
 
 /// Where `merge` takes invitations from: a plain spool directory (files, moved into
 /// `done/` and `failed/`) or a Maildir (left alone, remembered in the state). Holds the
 /// run lock from `open` until released.
-public protocol MergeSource: AnyObject {
+package protocol MergeSource: AnyObject {
     /// The directory, as given.
     var directory: String { get }
     /// The pending invitations, in the order they are answered.
@@ -37,11 +37,11 @@ public protocol MergeSource: AnyObject {
 }
 
 /// One item `merge` is done with, for `MergeSource.finish`.
-public struct MergeFinished {
-    public var name: String
-    public var failed: Bool
-    public var outcome: OutcomeCode
-    public var note: String
+package struct MergeFinished {
+    package var name: String
+    package var failed: Bool
+    package var outcome: OutcomeCode
+    package var note: String
 
     /// The memberwise initializer, for the targets above.
     package init(name: String, failed: Bool, outcome: OutcomeCode, note: String) {
@@ -53,21 +53,21 @@ public struct MergeFinished {
 }
 
 extension MergeSource {
-    public func finish(_ items: [MergeFinished]) throws {
+    package func finish(_ items: [MergeFinished]) throws {
         for item in items { try finish(item.name, failed: item.failed, outcome: item.outcome, note: item.note) }
     }
 
-    public func remember(reported items: [MergeFinished]) throws {}
+    package func remember(reported items: [MergeFinished]) throws {}
 
-    public func ended() throws {}
+    package func ended() throws {}
 }
 
-public enum MergeSources {
+package enum MergeSources {
     /// A Maildir (a directory with `cur/` and `new/`), an mbox file, else a plain spool; the run lock is
     /// taken before anything is listed. `state` opens the state (a Maildir's record and lock).
     /// - Throws: 66 for a missing directory, 75 when another merge holds the lock.
     /// `report`: a `--policy report` run, whose mailbox memory is its own.
-    public static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false,
+    package static func open(_ directory: String, mark: Bool, now: Date, lockTimeout: TimeInterval, report: Bool = false,
                             state: () throws -> StateStore) throws -> MergeSource {
         if Maildir.isMaildir(directory) {
             return try MaildirSource(Maildir(directory: directory), store: state(), mark: mark, now: now,

@@ -6,10 +6,10 @@ import CoolcalWriting
 /// The directory where a push receiver drops invitations, with `done/` and
 /// `failed/` beside the pending files. Moves are renames within one file system, so
 /// an invitation is always in exactly one place.
-public struct Spool {
-    public let directory: String
+package struct Spool {
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
@@ -20,7 +20,7 @@ public struct Spool {
     /// (a receiver still writing) and anything but regular files (or links to them)
     /// are skipped; with `diagnostics`, a skipped FIFO, device or subdirectory (other
     /// than `done/` and `failed/`) is noted.
-    public func pending(diagnostics: Diagnostics? = nil) throws -> [String] {
+    package func pending(diagnostics: Diagnostics? = nil) throws -> [String] {
         guard FileStatus.of(directory)?.kind == .directory else {
             throw InputFileError(kind: .missing, path: directory, reason: "no such spool directory")
         }
@@ -39,7 +39,7 @@ public struct Spool {
     /// Records `note` as `NAME.outcome` (or `.reason`) and then moves the invitation
     /// into `done/` or `failed/`; the note is written first, atomically, so a crash
     /// leaves the invitation pending (to be answered again, idempotently), never lost.
-    public func finish(_ name: String, failed isFailure: Bool, note: String) throws {
+    package func finish(_ name: String, failed isFailure: Bool, note: String) throws {
         try finish([(name, isFailure, note)])
     }
 
@@ -47,7 +47,7 @@ public struct Spool {
     /// written (each fsynced) and its directory synced once, then every invitation moved
     /// and the directories synced once. A crash before the moves leaves them all
     /// pending; one during them, some (the note of a pending one is written again).
-    public func finish(_ items: [(name: String, failed: Bool, note: String)]) throws {
+    package func finish(_ items: [(name: String, failed: Bool, note: String)]) throws {
         var targets: [String] = []
         // The names taken in done/ or failed/ by this batch, which are not there yet.
         var taken: [String: Set<String>] = [:]

@@ -2,7 +2,7 @@ import Foundation
 import CoolcalModel
 
 /// Where an inbox entry's event stands now (`inbox --json`'s `state`).
-public enum InboxState: String, Equatable, Sendable, CaseIterable {
+package enum InboxState: String, Equatable, Sendable, CaseIterable {
     /// The newest word on it.
     case current
     /// A newer version arrived after you answered.

@@ -2,18 +2,18 @@ import Foundation
 
 /// Each attendee's last reply applied, by event: an older reply, arriving later, changes
 /// nothing (RFC 5546 §2.1.5 orders replies as versions too).
-public struct ReplyVersions {
+package struct ReplyVersions {
     let database: SQLiteDatabase
 
     /// The version (SEQUENCE, DTSTAMP in seconds) of the last reply of `attendee` applied.
-    public func find(uid: String, attendee: String) throws -> (sequence: Int, stamp: Int64)? {
+    package func find(uid: String, attendee: String) throws -> (sequence: Int, stamp: Int64)? {
         try database.transaction(.deferred) {
             try database.prepare("SELECT sequence, stamp FROM reply_versions WHERE uid = ?1 AND attendee = ?2")
                 .row([.text(uid), .text(attendee)]) { (sequence: Int($0.int(0)), stamp: $0.int(1)) }
         }
     }
 
-    public func record(uid: String, attendee: String, sequence: Int, stamp: Int64) throws {
+    package func record(uid: String, attendee: String, sequence: Int, stamp: Int64) throws {
         try database.transaction {
             try database.prepare("""
                 INSERT INTO reply_versions (uid, attendee, sequence, stamp) VALUES (?1, ?2, ?3, ?4)
@@ -26,5 +26,5 @@ public struct ReplyVersions {
 
 extension StateStore {
     /// The attendees' last replies applied.
-    public var replyVersions: ReplyVersions { ReplyVersions(database: database) }
+    package var replyVersions: ReplyVersions { ReplyVersions(database: database) }
 }

@@ -4,9 +4,9 @@ import CoolcalSupport
 
 /// A failed SQLite call: the extended result code, SQLite's message, the statement
 /// that failed (if any) and the database file, so a message always names the file.
-public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStringConvertible, Equatable, Sendable {
+package struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStringConvertible, Equatable, Sendable {
     /// What the failure means for the user: its exit status (`exitStatus`).
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// The state cannot be opened or created (permissions, not a database, newer schema): EX_CANTCREAT.
         case cannotOpen
         /// Reading or writing failed (disk full, I/O error): EX_IOERR.
@@ -18,16 +18,16 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
     }
 
     /// The extended result code (`SQLITE_IOERR_WRITE`, …); `code & 0xff` is the primary one.
-    public var code: Int32
+    package var code: Int32
     /// SQLite's own message (`sqlite3_errmsg`), e.g. "disk I/O error".
-    public var message: String
+    package var message: String
     /// The SQL being run, for debugging; never part of the user-facing description.
-    public var sql: String?
+    package var sql: String?
     /// The database file.
-    public var file: String
+    package var file: String
 
     /// An error as the `check` funnel builds it.
-    public init(code: Int32, message: String, sql: String? = nil, file: String) {
+    package init(code: Int32, message: String, sql: String? = nil, file: String) {
         self.code = code
         self.message = message
         self.sql = sql
@@ -35,13 +35,13 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
     }
 
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_IOERR`, …).
-    public var primaryCode: Int32 { code & 0xff }
+    package var primaryCode: Int32 { code & 0xff }
 
     /// True for the two codes that mean "someone else holds a lock; try again".
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
     /// The failure's meaning, from the primary code.
-    public var kind: Kind {
+    package var kind: Kind {
         switch primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED: return .busy
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_AUTH:
@@ -52,7 +52,7 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
     }
 
     /// The kind's status, as each kind says above.
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch kind {
         case .cannotOpen: return .cantCreate
         case .busy: return .tempFail
@@ -63,7 +63,7 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
     /// A lock past every retry, a full disk or an I/O error is mended by a retry; a state
     /// that cannot be opened, is not a database, is too new or damaged (`other`: a missing
     /// table, a broken constraint) needs a person, though its status is 74 like a full disk.
-    public var fault: Fault {
+    package var fault: Fault {
         switch kind {
         case .busy, .io: return .transient
         case .cannotOpen, .other: return .personFixes
@@ -72,7 +72,7 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
 
     /// `FILE: message`, lowercase like every coolcal error. A lock that outlived the
     /// retries is said in words a user can act on, not as "database is locked".
-    public var description: String {
+    package var description: String {
         if isBusy {
             return "\(file): the state is locked by another coolcal; try again later"
         }
@@ -80,7 +80,7 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
     }
 
     /// The description plus the code and the SQL, for logs and test failures.
-    public var debugDescription: String {
+    package var debugDescription: String {
         var text = "\(file): \(message) (sqlite code \(code))"
         if let sql { text += " in: \(sql)" }
         return text
@@ -88,33 +88,33 @@ public struct SQLiteError: StatusError, CustomStringConvertible, CustomDebugStri
 }
 
 /// The state directory or its files could not be set up, or a stored row is unreadable.
-public struct StateError: StatusError, CustomStringConvertible, Equatable, Sendable {
+package struct StateError: StatusError, CustomStringConvertible, Equatable, Sendable {
     /// What went wrong, for the exit status.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// Cannot create or open the state directory or file: EX_CANTCREAT.
         case cannotCreate
         /// A stored row cannot be read back (damaged state): EX_IOERR.
         case io
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The directory or file concerned.
-    public var path: String
+    package var path: String
     /// Short and lowercase, e.g. "cannot create the state directory: Permission denied".
-    public var message: String
+    package var message: String
 
     /// An error about `path`.
-    public init(kind: Kind, path: String, message: String) {
+    package init(kind: Kind, path: String, message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
     /// `PATH: message`.
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 
     /// 73 cannot create, 74 a row that cannot be read.
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch kind {
         case .cannotCreate: return .cantCreate
         case .io: return .ioError

@@ -5,21 +5,21 @@ import CoolcalModel
 /// them: the state's `known_senders` table and the inbox's `held` column. Accepting an
 /// invitation, or answering it tentatively, makes its organizer known; any answer clears
 /// its hold (`StateStore.recordAnswer`). A decline makes nobody known.
-public struct SenderBook {
+package struct SenderBook {
     let database: SQLiteDatabase
 
     /// One remembered sender: the answer that made them known and its invitation's
     /// title (nil for a row older than that memory), and since when.
-    public struct Known: Equatable, Sendable {
-        public var address: String
-        public var answer: Answer?
-        public var title: String?
-        public var since: Date
+    package struct Known: Equatable, Sendable {
+        package var address: String
+        package var answer: Answer?
+        package var title: String?
+        package var since: Date
     }
 
     /// Whether the person accepted (or tentatively accepted) an invitation from
     /// `address` (normalized) before.
-    public func isKnown(_ address: String) throws -> Bool {
+    package func isKnown(_ address: String) throws -> Bool {
         try database.transaction(.deferred) {
             try database.prepare("SELECT 1 FROM known_senders WHERE address = ?1")
                 .row([.text(CalendarAddress.normalized(address))]) { _ in true } ?? false
@@ -29,7 +29,7 @@ public struct SenderBook {
     /// Makes `address` known from now on, by `answer` (accepted or tentative; any other
     /// is ignored) to the invitation titled `title`. The first answer's time stays; the
     /// latest answer and title are kept.
-    public func rememberKnown(_ address: String, answer: Answer, title: String, at date: Date) throws {
+    package func rememberKnown(_ address: String, answer: Answer, title: String, at date: Date) throws {
         let normalized = CalendarAddress.normalized(address)
         guard !normalized.isEmpty, answer == .accepted || answer == .tentative else { return }
         try database.transaction {
@@ -41,7 +41,7 @@ public struct SenderBook {
     }
 
     /// Everyone remembered, by address.
-    public func known() throws -> [Known] {
+    package func known() throws -> [Known] {
         try database.transaction(.deferred) {
             try database.prepare("SELECT address, answer, title, since FROM known_senders ORDER BY address").rows { row in
                 Known(address: row.text(0) ?? "", answer: row.text(1).flatMap(Answer.init(rawValue:)), title: row.text(2),
@@ -51,7 +51,7 @@ public struct SenderBook {
     }
 
     /// Marks the inbox entry `id` held for this reason (nil: no longer held).
-    public func markHeld(id: String, _ reason: HeldReason?) throws {
+    package func markHeld(id: String, _ reason: HeldReason?) throws {
         try database.transaction {
             try database.prepare("UPDATE invitations SET held = ?2 WHERE id = ?1")
                 .run([.text(id), reason.map { .text($0.rawValue) } ?? .null])
@@ -61,5 +61,5 @@ public struct SenderBook {
 
 extension StateStore {
     /// The known senders and the holds.
-    public var senders: SenderBook { SenderBook(database: database) }
+    package var senders: SenderBook { SenderBook(database: database) }
 }

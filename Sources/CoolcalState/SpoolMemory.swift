@@ -5,11 +5,11 @@ import CoolcalModel
 /// remembered here (by file name, by Message-ID, else a content hash), keyed by the
 /// Maildir's real path, each row with the file name it was found under (so that a
 /// message gone from the Maildir is forgotten).
-public struct SpoolMemory {
+package struct SpoolMemory {
     let database: SQLiteDatabase
 
     /// The outcome recorded for this message of this Maildir, or nil when it is new.
-    public func maildirOutcome(maildir: String, key: String) throws -> String? {
+    package func maildirOutcome(maildir: String, key: String) throws -> String? {
         try database.transaction(.deferred) {
             try database.prepare("SELECT outcome FROM maildir_messages WHERE maildir = ?1 AND key = ?2")
                 .row([.text(maildir), .text(key)]) { $0.text(0) ?? "" }
@@ -21,7 +21,7 @@ public struct SpoolMemory {
     ///   an mbox's message or a spool file.
     /// - Returns: false when it was already recorded (another merge processed it first).
     @discardableResult
-    public func recordMaildirMessage(maildir: String, key: String, outcome: OutcomeCode, inviteID: String?,
+    package func recordMaildirMessage(maildir: String, key: String, outcome: OutcomeCode, inviteID: String?,
                                      at date: Date, name: String? = nil) throws -> Bool {
         try database.transaction {
             try database.prepare("""
@@ -35,7 +35,7 @@ public struct SpoolMemory {
 
     /// The file names (without flags) remembered for this Maildir: one query for a run,
     /// one string made per row (each name is a slice of its key).
-    public func rememberedNames(maildir: String) throws -> [Substring] {
+    package func rememberedNames(maildir: String) throws -> [Substring] {
         try database.transaction(.deferred) {
             // `name:` up to `name;` (the next byte): a range of the primary key.
             try database.prepare("SELECT key FROM maildir_messages WHERE maildir = ?1 AND key >= 'name:' AND key < 'name;'")
@@ -45,7 +45,7 @@ public struct SpoolMemory {
 
     /// The names of this Maildir seen missing by an earlier run, each with since when: one
     /// query for a run (empty as a rule).
-    public func missingNames(maildir: String) throws -> [String: Date] {
+    package func missingNames(maildir: String) throws -> [String: Date] {
         try database.transaction(.deferred) {
             var missing: [String: Date] = [:]
             let rows = try database.prepare("SELECT name, since FROM maildir_missing WHERE maildir = ?1")
@@ -63,7 +63,7 @@ public struct SpoolMemory {
     /// no longer in `vanished` (back in the Maildir, or no longer remembered) loses its note.
     /// - Parameter missing: what `missingNames` returned for this run.
     /// - Returns: how many names were forgotten.
-    public func settleMissing(maildir: String, vanished: Set<String>, missing: [String: Date], now: Date,
+    package func settleMissing(maildir: String, vanished: Set<String>, missing: [String: Date], now: Date,
                               after: TimeInterval) throws -> Int {
         try database.transaction {
             let forget = try database.prepare("DELETE FROM maildir_messages WHERE maildir = ?1 AND (key = 'name:' || ?2 OR name = ?2)")
@@ -86,7 +86,7 @@ public struct SpoolMemory {
     }
 
     /// How many messages of this Maildir are recorded.
-    public func maildirCount(maildir: String) throws -> Int {
+    package func maildirCount(maildir: String) throws -> Int {
         try database.transaction(.deferred) {
             try Int(database.prepare("SELECT count(*) FROM maildir_messages WHERE maildir = ?1")
                 .row([.text(maildir)]) { $0.int(0) } ?? 0)
@@ -96,5 +96,5 @@ public struct SpoolMemory {
 
 extension StateStore {
     /// What merge remembers of the spools it must not change.
-    public var spools: SpoolMemory { SpoolMemory(database: database) }
+    package var spools: SpoolMemory { SpoolMemory(database: database) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import CoolcalModel
 
 /// An answer to an invitation, as stored (`rawValue`) and as sent (`method`).
-public enum Answer: String, Sendable, CaseIterable {
+package enum Answer: String, Sendable, CaseIterable {
     case accepted
     case declined
     case comment
@@ -10,7 +10,7 @@ public enum Answer: String, Sendable, CaseIterable {
     case tentative
 
     /// The last path segment of the server request: `accept`, `decline`, `tentative`, `comment`.
-    public var method: String {
+    package var method: String {
         switch self {
         case .accepted: return "accept"
         case .declined: return "decline"
@@ -20,62 +20,62 @@ public enum Answer: String, Sendable, CaseIterable {
     }
 
     /// The answer for a server method name, as stored in the outbox.
-    public init?(method: String) {
+    package init?(method: String) {
         guard let answer = Answer.allCases.first(where: { $0.method == method }) else { return nil }
         self = answer
     }
 }
 
 /// One received invitation in the inbox.
-public struct InboxEntry: Equatable, Sendable {
+package struct InboxEntry: Equatable, Sendable {
     /// `Invite.ID.text`.
-    public var id: String
+    package var id: String
     /// May be empty; the inbox shows `---` then.
-    public var title: String
+    package var title: String
     /// The invitation's times as `Invite` has them (`end` exclusive).
-    public var start: OccurrenceTime
-    public var end: OccurrenceTime
-    public var allDay: Bool
+    package var start: OccurrenceTime
+    package var end: OccurrenceTime
+    package var allDay: Bool
     /// The payload as received (JSON text, or the iTIP text), for `inbox open`.
-    public var payload: String
+    package var payload: String
     /// When it was first received, or last re-sent with different content.
-    public var receivedAt: Date
+    package var receivedAt: Date
     /// Set by `markRead` (`coolcal inbox open ID`); a changed re-sent invitation clears it.
-    public var read: Bool
+    package var read: Bool
     /// The short local number `inbox` shows: the row's id (rows are never deleted, so it stays).
-    public var number: Int64 = 0
+    package var number: Int64 = 0
     /// The e-mail it arrived in (sender, subject, Message-ID), nil when it did not.
-    public var mail: MailHeaders? = nil
+    package var mail: MailHeaders? = nil
     /// Its answer: the latest accept, decline or tentative, else `.comment` when only
     /// commented on; nil when unanswered.
-    public var answer: Answer? = nil
+    package var answer: Answer? = nil
     /// Why `merge` held it for the person; nil once it is answered, or when it was not held.
-    public var held: HeldReason? = nil
-    public var kind: InboxKind = .invitation
+    package var held: HeldReason? = nil
+    package var kind: InboxKind = .invitation
     /// Its ORGANIZER's address, normalized; nil when it has none (a push payload). For a
     /// reply, the attendee who answered.
-    public var organizer: String? = nil
+    package var organizer: String? = nil
     /// Where its event stands now.
-    public var state: InboxState = .current
+    package var state: InboxState = .current
     /// Dismissed in `review` (`x`) without an answer: the organizer was told nothing.
-    public var dismissed = false
+    package var dismissed = false
     /// Its latest answer was recorded but not mailed to its organizer (an iTIP invitation).
-    public var untold = false
+    package var untold = false
     /// The times it had when last answered, when they differ from its times now (an
     /// update moved it since): what `inbox open` shows as `was`.
-    public var wasStart: OccurrenceTime? = nil
-    public var wasEnd: OccurrenceTime? = nil
+    package var wasStart: OccurrenceTime? = nil
+    package var wasEnd: OccurrenceTime? = nil
     /// The calendar it was found pending in (issue 49: a scheduling server put it there);
     /// nil for one that came only by mail or push.
-    public var foundIn: String? = nil
+    package var foundIn: String? = nil
 
     /// Not accepted, declined or tentatively accepted (a comment is no answer), nor
     /// dismissed: what `inbox --unanswered` lists and `review` walks.
-    public var isUnanswered: Bool { kind != .reply && !dismissed && (answer == nil || answer == .comment) }
+    package var isUnanswered: Bool { kind != .reply && !dismissed && (answer == nil || answer == .comment) }
 }
 
 /// Where an answer stands with the server.
-public enum Delivery: String, Sendable {
+package enum Delivery: String, Sendable {
     /// No server was configured when it was given: kept locally only.
     case local
     /// In the outbox, waiting for the server.
@@ -87,71 +87,71 @@ public enum Delivery: String, Sendable {
 }
 
 /// One answer given, as `coolcal responses` lists it.
-public struct ResponseEntry: Equatable, Sendable {
+package struct ResponseEntry: Equatable, Sendable {
     /// The idempotency key the server sees for this answer.
-    public var key: String
+    package var key: String
     /// `Invite.ID.text`.
-    public var inviteID: String
-    public var answer: Answer
+    package var inviteID: String
+    package var answer: Answer
     /// The comment given with the answer, if any (always set for `.comment`).
-    public var comment: String?
-    public var answeredAt: Date
+    package var comment: String?
+    package var answeredAt: Date
     /// The invitation's title and times when it was (last) answered.
-    public var title: String
-    public var start: OccurrenceTime
-    public var end: OccurrenceTime
-    public var allDay: Bool
+    package var title: String
+    package var start: OccurrenceTime
+    package var end: OccurrenceTime
+    package var allDay: Bool
     /// Whether the server has it yet.
-    public var delivery: Delivery
+    package var delivery: Delivery
     /// How its REPLY by mail stands (`delivered`: handed to sendmail); nil when it
     /// was not answered by mail.
-    public var mail: Delivery? = nil
+    package var mail: Delivery? = nil
     /// Where the invitation's event stands now (its inbox entry's `state`).
-    public var state: InboxState = .current
+    package var state: InboxState = .current
     /// Its inbox number, when the inbox has it.
-    public var number: Int64? = nil
+    package var number: Int64? = nil
     /// An answer to an iTIP invitation with an organizer, not mailed to them.
-    public var untold = false
+    package var untold = false
 }
 
 /// One request waiting in (or refused from) the RSVP outbox.
-public struct OutboxEntry: Equatable, Sendable {
+package struct OutboxEntry: Equatable, Sendable {
     /// `queued` waits for a run (a mail reply after its `nextAttemptAt`); `sending`: a
     /// sendmail was started for it and has not been seen to finish (a run that finds one
     /// crashed, and sends it again); `failed` is kept for the user to see, and to queue
     /// again with `outbox retry`.
-    public enum State: String, Sendable { case queued, sending, failed }
+    package enum State: String, Sendable { case queued, sending, failed }
 
     /// Creation order: the outbox is sent in this order.
-    public var sequence: Int64
+    package var sequence: Int64
     /// Sent as the `Idempotency-Key` header; stable across retries.
-    public var key: String
+    package var key: String
     /// The answer, which picks the request path (`accept`, `decline`, `comment`); nil
     /// for a mail reply (`method` is `reply`, the partstat is inside the message).
-    public var answer: Answer?
+    package var answer: Answer?
     /// How it is delivered: to the inviting server, or by mail through sendmail.
-    public var channel: OutboxChannel = .server
+    package var channel: OutboxChannel = .server
     /// As stored: `accept`, `decline`, `comment`, or `reply` (mail).
-    public var method: String { answer?.method ?? "reply" }
+    package var method: String { answer?.method ?? "reply" }
     /// `Invite.ID.text`, percent-encoded into the path when sent.
-    public var inviteID: String
+    package var inviteID: String
     /// The JSON request body: `{}` or `{"comment":"…"}`; for mail, the whole message.
-    public var body: String
-    public var createdAt: Date
+    package var body: String
+    package var createdAt: Date
     /// Requests sent for it so far that did not deliver it.
-    public var attempts: Int
+    package var attempts: Int
     /// Why the last attempt did not deliver it, with any server credentials redacted.
-    public var lastError: String?
+    package var lastError: String?
     /// Queued, sending or failed.
-    public var state: State
+    package var state: State
     /// A mail reply that failed for now is not tried again before this (backoff); nil: at once.
-    public var nextAttemptAt: Date? = nil
+    package var nextAttemptAt: Date? = nil
     /// When its first temporary failure was; retries end 72 hours after it.
-    public var retryingSince: Date? = nil
+    package var retryingSince: Date? = nil
 
     /// A mail reply's `Message-ID`, without its angle brackets, as queued: every attempt
     /// sends the same one.
-    public var messageID: String? {
+    package var messageID: String? {
         guard channel == .mail, let value = MessageHeader.value(of: "message-id", in: body) else { return nil }
         return value.hasPrefix("<") && value.hasSuffix(">") ? String(value.dropFirst().dropLast()) : value
     }
@@ -177,18 +177,18 @@ enum MessageHeader {
 }
 
 /// What `recordAnswer` did.
-public struct RecordedAnswer: Equatable, Sendable {
+package struct RecordedAnswer: Equatable, Sendable {
     /// The answer's idempotency key (the same one when the answer repeats the last).
-    public var key: String
+    package var key: String
     /// False when the answer only repeated the latest one of its kind, which changes
     /// nothing (so re-running `accept` or `merge` after a crash is harmless).
-    public var isNew: Bool
+    package var isNew: Bool
     /// True when the answer waits in the outbox after this call.
-    public var queued: Bool
+    package var queued: Bool
 }
 
 /// Where an outbox entry goes.
-public enum OutboxChannel: String, Sendable {
+package enum OutboxChannel: String, Sendable {
     /// The inviting server's RSVP endpoint.
     case server
     /// The organizer's mailbox, through the configured sendmail.

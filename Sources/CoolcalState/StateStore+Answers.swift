@@ -17,7 +17,7 @@ extension StateStore {
     ///   whether there is one matters: the URL is not stored, `OutboxDrainer` sends to
     ///   the server configured when it runs.
     @discardableResult
-    public func recordAnswer(_ answer: Answer, for invite: InvitationSummary, comment: String?, at date: Date,
+    package func recordAnswer(_ answer: Answer, for invite: InvitationSummary, comment: String?, at date: Date,
                              queueFor server: URL?) throws -> RecordedAnswer {
         let id = invite.id
         let kinds = answer == .comment ? "'comment'" : "'accepted', 'declined', 'tentative'"
@@ -66,7 +66,7 @@ extension StateStore {
     /// An organizer's update moved the event where I am busy and my PARTSTAT went back to
     /// NEEDS-ACTION: the entry is unanswered (`answer` nil, `state` updated) until the
     /// next accept, decline or tentative.
-    public func reopen(id: String, at date: Date) throws {
+    package func reopen(id: String, at date: Date) throws {
         try database.transaction {
             try database.prepare("UPDATE invitations SET reopened_at = ?2 WHERE id = ?1")
                 .run([.text(id), .real(date.timeIntervalSince1970)])
@@ -75,7 +75,7 @@ extension StateStore {
 
     /// Every answer, sorted by the invitation's start, then by when it was given. Starts
     /// compare as their JSON text, so an all-day date sorts before that day's times.
-    public func responses() throws -> [ResponseEntry] {
+    package func responses() throws -> [ResponseEntry] {
         var entries: [String: InboxEntry] = [:]
         // The inbox only adds to the answers' lines: a damaged one leaves them as they are.
         for entry in (try? inbox()) ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }

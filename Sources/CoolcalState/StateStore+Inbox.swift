@@ -10,7 +10,7 @@ extension StateStore {
     /// same payload again changes nothing.
     /// - Returns: true when the invitation was not in the inbox before.
     @discardableResult
-    public func recordInvitation(_ invite: InvitationSummary, payload: String, at date: Date) throws -> Bool {
+    package func recordInvitation(_ invite: InvitationSummary, payload: String, at date: Date) throws -> Bool {
         let id = invite.id
         let mail = { (value: String?) -> SQLiteValue in value.map(SQLiteValue.text) ?? .null }
         let values: [SQLiteValue] = [
@@ -58,7 +58,7 @@ extension StateStore {
     private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in"#
 
     /// Every invitation, newest first (ties: the later recorded first).
-    public func inbox() throws -> [InboxEntry] {
+    package func inbox() throws -> [InboxEntry] {
         try database.transaction(.deferred) {
             let marks = try answers()
             let untold = try untoldAnswers()
@@ -75,7 +75,7 @@ extension StateStore {
     }
 
     /// The invitation with this id (`Invite.ID.text`), or nil.
-    public func entry(id: String) throws -> InboxEntry? {
+    package func entry(id: String) throws -> InboxEntry? {
         try database.transaction(.deferred) {
             try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE id = ?1")
                 .row([.text(id)]) { try inboxEntry($0) }
@@ -89,7 +89,7 @@ extension StateStore {
 
     /// The invitation an operand names: by its local number (what `inbox` shows),
     /// else its id (a payload's id, an iTIP invitation's UID); nil when none.
-    public func entry(named key: String) throws -> InboxEntry? {
+    package func entry(named key: String) throws -> InboxEntry? {
         if let number = Int64(key), number > 0, key.allSatisfy(\.isASCII),
            let entry = try database.transaction(.deferred, {
                try database.prepare("SELECT \(Self.inboxColumns) FROM invitations WHERE rowid = ?1")
@@ -102,7 +102,7 @@ extension StateStore {
 
     /// Marks one invitation read. - Returns: false when there is no such invitation.
     @discardableResult
-    public func markRead(id: String) throws -> Bool {
+    package func markRead(id: String) throws -> Bool {
         try database.transaction {
             try database.prepare("UPDATE invitations SET read = 1 WHERE id = ?1").run([.text(id)])
             // changes counts matched rows, so an already-read invitation still reports true.
@@ -114,7 +114,7 @@ extension StateStore {
     /// among the unanswered; a changed re-sent invitation brings it back.
     /// - Returns: false when there is no such invitation.
     @discardableResult
-    public func dismiss(id: String) throws -> Bool {
+    package func dismiss(id: String) throws -> Bool {
         try database.transaction {
             try database.prepare("UPDATE invitations SET read = 1, dismissed = 1 WHERE id = ?1").run([.text(id)])
             return database.changes > 0
@@ -138,7 +138,7 @@ extension StateStore {
     // MARK: Badge
 
     /// The stored badge count (never negative).
-    public var badge: Int {
+    package var badge: Int {
         get throws {
             try database.transaction(.deferred) {
                 try Int(database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0)
@@ -150,7 +150,7 @@ extension StateStore {
     /// arrive together both count. The total saturates instead of overflowing and
     /// never goes below zero. - Returns: the new total.
     @discardableResult
-    public func addBadge(_ n: Int) throws -> Int {
+    package func addBadge(_ n: Int) throws -> Int {
         try database.transaction {
             let current = try database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0
             let (sum, overflow) = current.addingReportingOverflow(Int64(n))
@@ -161,7 +161,7 @@ extension StateStore {
     }
 
     /// Sets the badge to zero (payload `badge: 0`, or viewing the inbox).
-    public func resetBadge() throws {
+    package func resetBadge() throws {
         try database.transaction {
             try database.prepare("INSERT OR REPLACE INTO badge (id, count) VALUES (1, 0)").run()
         }

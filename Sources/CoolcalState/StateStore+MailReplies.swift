@@ -6,7 +6,7 @@ import Foundation
 /// afterwards.
 extension StateStore {
     /// What `queueMailReply` did.
-    public enum MailQueueing: Equatable, Sendable {
+    package enum MailQueueing: Equatable, Sendable {
         /// Newly queued (or a failed one queued again) under this outbox key.
         case queued(String)
         /// Already waiting in the outbox under this key: nothing added.
@@ -20,7 +20,7 @@ extension StateStore {
     /// - Parameter responseKey: the recorded answer it belongs to (nil for a tentative one,
     ///   which `responses` does not list).
     @discardableResult
-    public func queueMailReply(version: String, responseKey: String?, inviteID: String, message: String,
+    package func queueMailReply(version: String, responseKey: String?, inviteID: String, message: String,
                                at date: Date) throws -> MailQueueing {
         try database.transaction {
             let known = try database.prepare("SELECT outbox_key, sent_at IS NOT NULL FROM mail_replies WHERE version = ?1")
@@ -56,7 +56,7 @@ extension StateStore {
     }
 
     /// Whether `version` has been handed to a sendmail.
-    public func mailReplySent(version: String) throws -> Bool {
+    package func mailReplySent(version: String) throws -> Bool {
         try database.prepare("SELECT 1 FROM mail_replies WHERE version = ?1 AND sent_at IS NOT NULL")
             .row([.text(version)]) { _ in true } ?? false
     }

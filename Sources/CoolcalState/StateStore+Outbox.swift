@@ -4,7 +4,7 @@ import Foundation
 /// acknowledged them, so a crash or an unreachable server loses nothing.
 extension StateStore {
     /// Every outbox entry, queued and failed, in the order they were queued.
-    public func outbox() throws -> [OutboxEntry] {
+    package func outbox() throws -> [OutboxEntry] {
         try database.transaction(.deferred) {
             try database.prepare("""
                 SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state, channel,
@@ -31,7 +31,7 @@ extension StateStore {
     /// is marked delivered, together, so a repeated answer is not queued again.
     /// - Returns: false when no such entry was queued (another coolcal delivered it).
     @discardableResult
-    public func markDelivered(_ key: String, at date: Date = Date()) throws -> Bool {
+    package func markDelivered(_ key: String, at date: Date = Date()) throws -> Bool {
         try database.transaction {
             try database.prepare("DELETE FROM outbox WHERE idempotency_key = ?1").run([.text(key)])
             let found = database.changes > 0
@@ -47,7 +47,7 @@ extension StateStore {
     /// ones): kept as failed with `reason`, for `coolcal outbox` to show; no run sends it
     /// again until `outbox retry` or the answer given again queues it.
     @discardableResult
-    public func markFailed(_ key: String, reason: String) throws -> Bool {
+    package func markFailed(_ key: String, reason: String) throws -> Bool {
         try update(key, "state = 'failed', attempts = attempts + 1, last_error = ?2", [.text(reason)])
     }
 
@@ -57,7 +57,7 @@ extension StateStore {
     ///   - next: not tried again by a run before then (nil: by the next run).
     ///   - now: when the attempt was; the first one starts the entry's 72 hours of retries.
     @discardableResult
-    public func recordAttempt(_ key: String, error: String, next: Date? = nil, now: Date = Date()) throws -> Bool {
+    package func recordAttempt(_ key: String, error: String, next: Date? = nil, now: Date = Date()) throws -> Bool {
         try update(key, """
             state = 'queued', attempts = attempts + 1, last_error = ?2, next_attempt_at = ?3,
             retrying_since = COALESCE(retrying_since, ?4)
@@ -68,7 +68,7 @@ extension StateStore {
     /// `sending`, which the next run takes for not sent and sends again (same message,
     /// same Message-ID). Committed before the sendmail runs.
     @discardableResult
-    public func markSending(_ key: String) throws -> Bool {
+    package func markSending(_ key: String) throws -> Bool {
         try update(key, "state = 'sending'", [])
     }
 
@@ -76,7 +76,7 @@ extension StateStore {
     /// every one (`selector` nil), or those whose idempotency key or invitation id is
     /// `selector`.
     /// - Returns: how many were queued again.
-    public func retryFailed(_ selector: String? = nil) throws -> Int {
+    package func retryFailed(_ selector: String? = nil) throws -> Int {
         try database.transaction {
             try database.prepare("""
                 UPDATE outbox SET state = 'queued', next_attempt_at = NULL, retrying_since = NULL

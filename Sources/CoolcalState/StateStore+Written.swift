@@ -3,19 +3,19 @@ import Foundation
 /// One event coolcal wrote for an accepted (or tentative) invitation: which calendar,
 /// which UID, and a hash of the block as written, so that changing your mind removes
 /// it only when nobody edited it since.
-public struct WrittenEvent: Equatable, Sendable {
+package struct WrittenEvent: Equatable, Sendable {
     /// `Invite.ID.text`.
-    public var inviteID: String
+    package var inviteID: String
     /// The calendar as coolcal opens it again: an absolute path, or the URL.
-    public var calendar: String
-    public var uid: String
+    package var calendar: String
+    package var uid: String
     /// `EventHash` of the block as written (empty when there is none to compare: iTIP).
-    public var hash: String
+    package var hash: String
     /// `.accepted` or `.tentative`.
-    public var answer: Answer
-    public var writtenAt: Date
+    package var answer: Answer
+    package var writtenAt: Date
 
-    public init(inviteID: String, calendar: String, uid: String, hash: String, answer: Answer, writtenAt: Date) {
+    package init(inviteID: String, calendar: String, uid: String, hash: String, answer: Answer, writtenAt: Date) {
         self.inviteID = inviteID
         self.calendar = calendar
         self.uid = uid
@@ -29,7 +29,7 @@ public struct WrittenEvent: Equatable, Sendable {
 /// answer is.
 extension StateStore {
     /// Remembers (or updates) what was written for `event.inviteID` into `event.calendar`.
-    public func recordWritten(_ event: WrittenEvent) throws {
+    package func recordWritten(_ event: WrittenEvent) throws {
         try database.transaction {
             try database.prepare("""
                 INSERT INTO written_events (invite_id, calendar, uid, hash, answer, written_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -40,7 +40,7 @@ extension StateStore {
     }
 
     /// What coolcal wrote for this invitation, oldest first.
-    public func written(inviteID: String) throws -> [WrittenEvent] {
+    package func written(inviteID: String) throws -> [WrittenEvent] {
         try database.transaction(.deferred) {
             try database.prepare("""
                 SELECT invite_id, calendar, uid, hash, answer, written_at FROM written_events
@@ -56,7 +56,7 @@ extension StateStore {
     }
 
     /// Forgets the event written into `calendar` (it was removed from it).
-    public func forgetWritten(inviteID: String, calendar: String) throws {
+    package func forgetWritten(inviteID: String, calendar: String) throws {
         try database.transaction {
             try database.prepare("DELETE FROM written_events WHERE invite_id = ?1 AND calendar = ?2")
                 .run([.text(inviteID), .text(calendar)])
@@ -66,7 +66,7 @@ extension StateStore {
     /// Each invitation's answer as the inbox marks it: the latest accept, decline or
     /// tentative; else `.comment` when it was only commented on; absent when unanswered
     /// (or moved where I am busy since the last answer: `reopen`).
-    public func answers() throws -> [String: Answer] {
+    package func answers() throws -> [String: Answer] {
         try database.transaction(.deferred) {
             var latest: [String: Answer] = [:]
             _ = try database.prepare("""

@@ -11,23 +11,23 @@ import CoolcalSupport
 /// lock, so none of them loses a row or reports "database is locked".
 /// The directory is created `0700` and the database files are `0600`: the state holds
 /// what people wrote in comments.
-public final class StateStore {
+package final class StateStore {
     /// The database's file name inside the state directory.
-    public static let fileName = "state.db"
+    package static let fileName = "state.db"
 
     /// The state directory.
-    public let directory: String
+    package let directory: String
     package let database: SQLiteDatabase
 
     /// The database file.
-    public var databasePath: String { directory + "/" + Self.fileName }
+    package var databasePath: String { directory + "/" + Self.fileName }
 
     /// Opens (creating if needed) the state in `directory` and brings its schema up to date.
     ///
     /// - Parameter busyTimeout: how long SQLite waits for another writer on each try;
     ///   `transaction` retries on top of it for up to `retryWindow` seconds.
     /// - Throws: `StateError` (directory or file cannot be created), `SQLiteError`.
-    public init(directory: String, busyTimeout: TimeInterval = 10, retryWindow: TimeInterval = 30) throws {
+    package init(directory: String, busyTimeout: TimeInterval = 10, retryWindow: TimeInterval = 30) throws {
         self.directory = directory
         try Self.makeDirectory(directory)
         let path = directory + "/" + Self.fileName
@@ -121,7 +121,7 @@ public final class StateStore {
     /// all the answers of a `merge` run. The state's methods called inside join it; on
     /// a database that stays busy it is rolled back and run again, so `body` must only
     /// touch the state.
-    public func together<T>(_ body: () throws -> T) throws -> T {
+    package func together<T>(_ body: () throws -> T) throws -> T {
         try database.transaction(.immediate, body)
     }
 

@@ -6,11 +6,11 @@ import CoolcalModel
 /// its cancellation — in a later run, when the calendar never held the event — is then
 /// ignored, not accepted (RFC 5546 §2.1.5). Only cancellations that passed the trust
 /// rules are kept here.
-public struct Tombstones {
+package struct Tombstones {
     let database: SQLiteDatabase
 
     /// The cancellation of `uid`, if one was seen.
-    public func find(uid: String) throws -> (organizer: String, sequence: Int, stamp: Int64)? {
+    package func find(uid: String) throws -> (organizer: String, sequence: Int, stamp: Int64)? {
         try database.transaction(.deferred) {
             try database.prepare("SELECT organizer, sequence, stamp FROM tombstones WHERE uid = ?1")
                 .row([.text(uid)]) { (organizer: $0.text(0) ?? "", sequence: Int($0.int(1)), stamp: $0.int(2)) }
@@ -18,7 +18,7 @@ public struct Tombstones {
     }
 
     /// Remembers a cancellation; of two for one UID the newer version stays.
-    public func record(uid: String, organizer: String, sequence: Int, stamp: Int64, at date: Date) throws {
+    package func record(uid: String, organizer: String, sequence: Int, stamp: Int64, at date: Date) throws {
         try database.transaction {
             try database.prepare("""
                 INSERT INTO tombstones (uid, organizer, sequence, stamp, cancelled_at) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -32,5 +32,5 @@ public struct Tombstones {
 
 extension StateStore {
     /// The cancellations seen.
-    public var tombstones: Tombstones { Tombstones(database: database) }
+    package var tombstones: Tombstones { Tombstones(database: database) }
 }
