@@ -76,35 +76,17 @@ package enum AttendeeEdit {
     /// else's line; the line itself when it says all that already.
     private static func rewrite(_ line: [UInt8], partstat: String, parameters: [(name: String, value: String)],
                                 me: [String]) -> [UInt8]? {
-        // The value starts after the first `:` outside a quoted parameter value.
-        var quoted = false
-        var colon: Int?
-        for (n, b) in line.enumerated() {
-            if b == 0x22 { quoted.toggle() } else if b == 0x3A && !quoted { colon = n; break }
-        }
-        guard let colon else { return nil }
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-        guard me.contains(where: { ITIPMessage.sameAddress($0, value) }) else { return nil }
-        // The parameters, split at `;` outside quotes; the first piece is the name.
-        var pieces: [[UInt8]] = [[]]
-        quoted = false
-        for b in line[..<colon] {
-            if b == 0x22 { quoted.toggle() }
-            if b == 0x3B && !quoted { pieces.append([]) } else { pieces[pieces.count - 1].append(b) }
-        }
+        guard let parts = ContentLineParts(line), me.contains(where: { ITIPMessage.sameAddress($0, parts.value) }) else { return nil }
         let wanted = [("PARTSTAT", partstat)] + parameters
-        func name(_ piece: [UInt8]) -> String {
-            String(decoding: piece.prefix { $0 != 0x3D }, as: UTF8.self).uppercased()
-        }
-        let existing = Dictionary(pieces.dropFirst().map { (name($0), String(decoding: $0.drop { $0 != 0x3D }.dropFirst(), as: UTF8.self)) },
+        let name = ContentLineParts.name
+        let existing = Dictionary(parts.pieces.dropFirst().map { (name($0), ContentLineParts.value($0)) },
                                   uniquingKeysWith: { first, _ in first })
         if wanted.allSatisfy({ w in existing[w.0].map { w.0 == "PARTSTAT" ? $0.uppercased() == w.1 : $0 == w.1 } ?? false }) {
             return line
         }
         let names = Set(wanted.map(\.0))
-        let kept = pieces.dropFirst().filter { !names.contains(name($0)) }
-        let params = wanted.map { Array("\($0.0)=\($0.1)".utf8) } + kept
-        return pieces[0] + params.flatMap { [0x3B] + $0 } + line[colon...]
+        let kept = parts.pieces.dropFirst().filter { !names.contains(name($0)) }
+        return parts.line(line, parameters: wanted.map { Array("\($0.0)=\($0.1)".utf8) } + kept)
     }
 
     /// A content line folded at 75 octets (RFC 5545 §3.1), never inside a UTF-8 character.

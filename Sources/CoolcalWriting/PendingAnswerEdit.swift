@@ -52,28 +52,14 @@ package enum PendingAnswerEdit {
     /// My ATTENDEE line with `PARTSTAT=partstat` (in place of the old one, else after the
     /// name) and without RSVP; nil for anyone else's line, or mine when not pending.
     private static func rewrite(_ line: [UInt8], partstat: String, me: [String]) -> [UInt8]? {
-        var quoted = false
-        var colon: Int?
-        for (n, b) in line.enumerated() {
-            if b == 0x22 { quoted.toggle() } else if b == 0x3A && !quoted { colon = n; break }
-        }
-        guard let colon else { return nil }
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-        guard me.contains(where: { ITIPMessage.sameAddress($0, value) }) else { return nil }
-        var pieces: [[UInt8]] = [[]]
-        quoted = false
-        for b in line[..<colon] {
-            if b == 0x22 { quoted.toggle() }
-            if b == 0x3B && !quoted { pieces.append([]) } else { pieces[pieces.count - 1].append(b) }
-        }
-        func name(_ piece: [UInt8]) -> String { String(decoding: piece.prefix { $0 != 0x3D }, as: UTF8.self).uppercased() }
-        func parameterValue(_ piece: [UInt8]) -> String { String(decoding: piece.drop { $0 != 0x3D }.dropFirst(), as: UTF8.self) }
-        let old = pieces.dropFirst().first { name($0) == "PARTSTAT" }.map(parameterValue)
+        guard let parts = ContentLineParts(line), me.contains(where: { ITIPMessage.sameAddress($0, parts.value) }) else { return nil }
+        let name = ContentLineParts.name
+        let old = parts.pieces.dropFirst().first { name($0) == "PARTSTAT" }.map(ContentLineParts.value)
         guard old == nil || old?.uppercased() == "NEEDS-ACTION" else { return nil }
         let set = Array("PARTSTAT=\(partstat)".utf8)
-        var params = pieces.dropFirst().filter { name($0) != "RSVP" }.map { name($0) == "PARTSTAT" ? set : $0 }
+        var params = parts.pieces.dropFirst().filter { name($0) != "RSVP" }.map { name($0) == "PARTSTAT" ? set : $0 }
         if old == nil { params.insert(set, at: 0) }
-        return pieces[0] + params.flatMap { [0x3B] + $0 } + line[colon...]
+        return parts.line(line, parameters: params)
     }
 
     /// TEXT escaped (RFC 5545 §3.3.11).
