@@ -59,6 +59,11 @@ package struct ConfigCheck {
                 + (probe.schedules == true
                    ? "the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself"
                    : "the server does not schedule (no calendar-auto-schedule): invitations come by mail")
+                + (probe.transparent.map { "; schedule-calendar-transp: " + ($0 ? "transparent (its events are free time)" : "opaque") } ?? "")
+                + (probe.defaultCalendar.map { found in
+                    "; new invitations go to " + PrintableText.clean(found.shown, keepNewlines: false)
+                        + (found.isThis ? " (this calendar)" : " (not this calendar)")
+                } ?? "")
         }
     }
 }

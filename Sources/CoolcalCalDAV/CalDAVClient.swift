@@ -40,6 +40,9 @@ package struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStrin
         package var displayName: String?
         /// `#RRGGBB` or `#RRGGBBAA` as the server keeps it, when it does.
         package var color: String?
+        /// RFC 6638 §9.1 `schedule-calendar-transp`: true for `transparent` (its
+        /// events are no busy time), false for `opaque`, nil when not offered.
+        package var transparent: Bool? = nil
     }
 
     /// The collection (its URL has no credentials in it).
@@ -97,7 +100,31 @@ package struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStrin
             }
             throw CalDAVError(.notCalendar, url: location.display, "not a CalDAV calendar: \(what)")
         }
-        return Collection(displayName: me.displayName, color: me.color.flatMap { $0.isEmpty ? nil : $0 })
+        let transparent: Bool? = switch me.scheduleTransp {
+        case "transparent"?: true
+        case "opaque"?: false
+        default: nil
+        }
+        return Collection(displayName: me.displayName, color: me.color.flatMap { $0.isEmpty ? nil : $0 },
+                          transparent: transparent)
+    }
+
+    /// The calendar the server puts new invitations in (RFC 6638 §9.2
+    /// `schedule-default-calendar-URL` on the scheduling inbox), found with one
+    /// `PROPFIND` each for the current user's principal, its `schedule-inbox-URL` and
+    /// that property; nil when a step is not offered (any answer but a 207 with it).
+    package func defaultCalendarURL() throws -> URL? {
+        guard let principal = try hrefProperty(location.url, "D:current-user-principal", Multistatus.dav + " current-user-principal"),
+              let inbox = try hrefProperty(principal, "C:schedule-inbox-URL", Multistatus.caldav + " schedule-inbox-URL")
+        else { return nil }
+        return try hrefProperty(inbox, "C:schedule-default-calendar-URL", Multistatus.caldav + " schedule-default-calendar-URL")
+    }
+
+    private func hrefProperty(_ url: URL, _ property: String, _ key: String) throws -> URL? {
+        let response = try send("PROPFIND", url, depth: "0", body: CalDAVRequestBody.propfind(property))
+        guard response.status == 207, let status = Multistatus(parsing: response.body) else { return nil }
+        let me = status.responses.first { location.resolve($0.href) == url } ?? status.responses.first
+        return me?.hrefs[key].flatMap { location.resolve($0) }
     }
 
     /// The compliance classes the server names in `DAV` for the collection (`OPTIONS`):

@@ -4,14 +4,23 @@ import CoolcalSupport
 
 /// The XML bodies coolcal sends (RFC 4918 PROPFIND, RFC 4791 calendar-query).
 package enum CalDAVRequestBody {
-    /// What `verify` asks of the collection: its kind, name and colour (Apple's
-    /// `calendar-color`, which most servers keep).
+    /// What `verify` asks of the collection: its kind, name, colour (Apple's
+    /// `calendar-color`, which most servers keep) and RFC 6638's
+    /// `schedule-calendar-transp` (a server without it lists it as not found).
     package static let propfind = Data("""
         <?xml version="1.0" encoding="utf-8"?>
         <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">
-          <D:prop><D:resourcetype/><D:displayname/><A:calendar-color/></D:prop>
+          <D:prop><D:resourcetype/><D:displayname/><A:calendar-color/><C:schedule-calendar-transp/></D:prop>
         </D:propfind>
         """.utf8)
+
+    /// A PROPFIND for one property, `D:name` (WebDAV) or `C:name` (CalDAV).
+    package static func propfind(_ property: String) -> Data {
+        Data("""
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><\(property)/></D:prop></D:propfind>
+            """.utf8)
+    }
 
     /// MKCALENDAR with no properties: the server's defaults.
     package static let mkcalendar = Data("""

@@ -20,6 +20,12 @@ package struct Multistatus: Equatable {
         package var resourceTypes: Set<String> = []
         package var displayName: String?
         package var color: String?
+        /// RFC 6638 §9.1 `schedule-calendar-transp`: the element in it, `opaque` or
+        /// `transparent` (nil when the server did not give it).
+        package var scheduleTransp: String?
+        /// The single-href properties (`current-user-principal`, `schedule-inbox-URL`,
+        /// `schedule-default-calendar-URL`), keyed `namespace localname`.
+        package var hrefs: [String: String] = [:]
     }
 
     package var responses: [Response]
@@ -65,6 +71,9 @@ package struct Multistatus: Equatable {
                 sawRoot = true
             }
             if path.last == "DAV: resourcetype" { pending.resourceTypes.insert(key) }
+            if path.last == Multistatus.caldav + " schedule-calendar-transp", namespaceURI == Multistatus.caldav {
+                pending.scheduleTransp = name
+            }
             switch key {
             case "DAV: response": response = Response()
             case "DAV: propstat": pending = Response(); propstatStatus = nil
@@ -85,6 +94,8 @@ package struct Multistatus: Equatable {
             switch key {
             case "DAV: href" where path.last == "DAV: response":
                 response?.href = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            case "DAV: href" where path.count >= 2 && path[path.count - 2] == "DAV: prop":
+                pending.hrefs[path[path.count - 1]] = text.trimmingCharacters(in: .whitespacesAndNewlines)
             case "DAV: status" where path.last == "DAV: response":
                 response?.status = Multistatus.statusCode(text)
             case "DAV: status" where path.last == "DAV: propstat":
@@ -117,6 +128,8 @@ package struct Multistatus: Equatable {
             merged.displayName = found.displayName ?? merged.displayName
             merged.color = found.color ?? merged.color
             merged.resourceTypes.formUnion(found.resourceTypes)
+            merged.scheduleTransp = found.scheduleTransp ?? merged.scheduleTransp
+            merged.hrefs.merge(found.hrefs) { _, new in new }
             response = merged
         }
     }

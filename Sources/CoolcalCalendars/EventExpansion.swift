@@ -329,6 +329,7 @@ package struct EventExpansion {
             calendarColor: calendar.color, start: startTime, end: endTime, startInstant: raw.start,
             endInstant: end, allDay: allDay, transparent: event.transparent, status: event.status,
             declinedByOwner: marks.declined, inviteID: event.inviteID, incomplete: nil,
-            calendarName: calendar.displayName, tentative: marks.tentative, shownAsFree: marks.shownAsFree)
+            calendarName: calendar.displayName, tentative: marks.tentative, shownAsFree: marks.shownAsFree,
+            inTransparentCalendar: calendar.transparent)
     }
 }

@@ -9,6 +9,9 @@ public struct LoadedCalendar {
     public var color: String?
     /// What the calendar calls itself: a vdir's `displayname` file, else nil (`name`).
     public var displayName: String? = nil
+    /// A CalDAV calendar whose `schedule-calendar-transp` is `transparent` (RFC 6638
+    /// §9.1, read with the collection): its events are free time.
+    public var transparent = false
     /// One parsed file each (a vdir has many), with the file's own zones.
     public var files: [ICalCalendar] {
         didSet { revisionsResolved = false }

@@ -12,6 +12,9 @@ public enum IgnoreReason: String, Sendable {
     /// An invitation found pending in a calendar and held for you (`merge
     /// --calendar-invitations`): calendar spam must not make genuine invitations busy.
     case held
+    /// The event is in a CalDAV calendar whose `schedule-calendar-transp` (RFC 6638
+    /// §9.1) is `transparent`: the server counts none of it as busy.
+    case transparentCalendar = "transparent calendar"
 }
 
 /// One instance of an event, resolved to absolute time.
@@ -46,6 +49,8 @@ public struct Occurrence: Sendable {
     public var shownAsFree: Bool = false
     /// A pending invitation of the calendar held for you (`IgnoreReason.held`).
     public var heldForYou: Bool = false
+    /// Its calendar is a CalDAV one marked `transparent` (`IgnoreReason.transparentCalendar`).
+    public var inTransparentCalendar: Bool = false
 
     /// The first rule that makes this occurrence free time, or nil when it is busy.
     public var ignoreReason: IgnoreReason? {
@@ -53,6 +58,7 @@ public struct Occurrence: Sendable {
         if transparent { return .transparent }
         if declinedByOwner { return .declined }
         if shownAsFree { return .shownAsFree }
+        if inTransparentCalendar { return .transparentCalendar }
         if heldForYou { return .held }
         return nil
     }
@@ -66,7 +72,7 @@ public struct Occurrence: Sendable {
     public var calendarDisplayName: String { calendarName ?? calendar }
 
     /// The memberwise initializer, for the targets above.
-    package init(uid: String? = nil, recurrenceID: OccurrenceTime? = nil, summary: String? = nil, calendar: String, calendarColor: String? = nil, start: OccurrenceTime, end: OccurrenceTime, startInstant: Int64, endInstant: Int64, allDay: Bool, transparent: Bool, status: String? = nil, declinedByOwner: Bool, inviteID: String? = nil, incomplete: String? = nil, calendarName: String? = nil, tentative: Bool = false, shownAsFree: Bool = false) {
+    package init(uid: String? = nil, recurrenceID: OccurrenceTime? = nil, summary: String? = nil, calendar: String, calendarColor: String? = nil, start: OccurrenceTime, end: OccurrenceTime, startInstant: Int64, endInstant: Int64, allDay: Bool, transparent: Bool, status: String? = nil, declinedByOwner: Bool, inviteID: String? = nil, incomplete: String? = nil, calendarName: String? = nil, tentative: Bool = false, shownAsFree: Bool = false, inTransparentCalendar: Bool = false) {
         self.uid = uid
         self.recurrenceID = recurrenceID
         self.summary = summary
@@ -85,5 +91,6 @@ public struct Occurrence: Sendable {
         self.calendarName = calendarName
         self.tentative = tentative
         self.shownAsFree = shownAsFree
+        self.inTransparentCalendar = inTransparentCalendar
     }
 }

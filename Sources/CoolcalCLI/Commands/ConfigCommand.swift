@@ -9,7 +9,7 @@ import CoolcalSupport
 
 /// `coolcal config`: every effective setting and where it came from.
 package struct ConfigCommand: CommandUnit, Equatable {
-    package static let check = Flag("check", help: "also look at each calendar line: there, writable, a folder of calendars (vdirsyncer), and whether a CalDAV server schedules (calendar-auto-schedule); asks the servers (text only)")
+    package static let check = Flag("check", help: "also look at each calendar line: there, writable, a folder of calendars (vdirsyncer), and for a CalDAV calendar whether its server schedules (calendar-auto-schedule), its schedule-calendar-transp and the calendar for new invitations where offered; asks the servers (text only)")
     package static let spec = CommandSpec(
         name: "config",
         usage: "coolcal config [--check] [options]",

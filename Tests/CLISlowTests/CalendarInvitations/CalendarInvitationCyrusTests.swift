@@ -82,16 +82,47 @@ import Testing
         #expect(back.first?["start"] as? String == OccurrenceText.iso(C.stamp(days: 7, hour: 14)))
         #expect(back.first?["outcome"] as? String == "accepted")
 
-        // config --check: Cyrus names calendar-auto-schedule; calendar-invitations is off here.
+        // config --check: Cyrus names calendar-auto-schedule, and its inbox's
+        // schedule-default-calendar-URL is this calendar (schedule-calendar-transp not
+        // offered until set); calendar-invitations is off here.
         let config = try Binary.configHome("calendar = \(cyrus.calendar("bob"))\n")
         let check = try Binary.run(["config", "--check"], env: ["XDG_CONFIG_HOME": config])
         #expect(check.status == 0, "\(check.stderr)")
+        let bobsCalendar = "http://127.0.0.1:\(cyrus.server.port)/dav/calendars/user/bob/Default/"
         #expect(ConfigCheckTests.lines(check.stdout) == [
-            "check: http://127.0.0.1:\(cyrus.server.port)/dav/calendars/user/bob/Default/: a CalDAV calendar (personal); "
-                + "the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself",
+            "check: \(bobsCalendar): a CalDAV calendar (personal); "
+                + "the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself; "
+                + "new invitations go to \(bobsCalendar) (this calendar)",
             "note: a server above schedules: the invitations it puts in your calendars wait there, not in your mail; "
                 + "'calendar-invitations = yes' lets merge find and answer them",
         ], "\(check.stdout)")
+
+        // Bob marks the calendar transparent (RFC 6638 §9.1, a PROPPATCH as a client
+        // would send): config --check says so, and his Dentist is free time.
+        let patch = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>
+            <C:schedule-calendar-transp><C:transparent/></C:schedule-calendar-transp></D:prop></D:set></D:propertyupdate>
+            """
+        let answer = try CyrusServer.run("/usr/bin/curl", ["-sS", "-w", "%{http_code}", "-X", "PROPPATCH", "-H",
+                                                            "Content-Type: application/xml", "--data-binary", "@-", cyrus.calendar("bob")],
+                                         stdin: patch)
+        #expect(answer.hasSuffix("207"), "\(answer)")
+        let transparent = try Binary.run(["config", "--check"], env: ["XDG_CONFIG_HOME": config])
+        #expect(ConfigCheckTests.lines(transparent.stdout).first == "check: \(bobsCalendar): a CalDAV calendar (personal); "
+                + "the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself; "
+                + "schedule-calendar-transp: transparent (its events are free time); new invitations go to \(bobsCalendar) (this calendar)",
+                "\(transparent.stdout)")
+        let invite = try Binary.temp("over-dentist.ics", Data(([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//coolcal tests//EN", "METHOD:REQUEST", "BEGIN:VEVENT", "UID:over-dentist",
+            "DTSTAMP:20260101T000000Z", "DTSTART:\(C.stamp(days: 6, hour: 9))", "DTEND:\(C.stamp(days: 6, hour: 10))",
+            "SUMMARY:Call", "ORGANIZER:mailto:olga@example.com", "ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:\(Self.bob)",
+            "END:VEVENT", "END:VCALENDAR", "",
+        ]).joined(separator: "\r\n").utf8))
+        let conflicts = try Binary.run(["conflicts", "--json", invite, cyrus.calendar("bob")])
+        #expect(conflicts.status == 0, "\(conflicts.stdout) \(conflicts.stderr)")
+        let ignored = try Binary.json(conflicts.stdout)["ignored"] as? [[String: Any]] ?? []
+        #expect(ignored.map { "\($0["summary"] ?? "") \($0["reason"] ?? "")" } == ["Dentist transparent calendar"], "\(conflicts.stdout)")
     }
 }
 

@@ -37,7 +37,9 @@ import Testing
         #expect(json.status == 64, "\(json.stderr)")
     }
 
-    /// Radicale does not schedule: its DAV header has no calendar-auto-schedule.
+    /// Radicale does not schedule: its DAV header has no calendar-auto-schedule, and it
+    /// offers neither schedule-calendar-transp nor a scheduling inbox (nothing after
+    /// "come by mail").
     @Test func aServerThatDoesNotSchedule() throws {
         let server = try RadicaleServer()
         let url = server.url("/alice/cal/")
@@ -49,6 +51,26 @@ import Testing
         #expect(lines.count == 1, "\(run.stdout)")
         #expect(lines.first?.hasSuffix("the server does not schedule (no calendar-auto-schedule): invitations come by mail") == true,
                 "\(run.stdout)")
+    }
+
+    /// A scheduling server (`PlainWebServer`'s hand-written answers): the calendar's
+    /// schedule-calendar-transp and the inbox's schedule-default-calendar-URL, this
+    /// calendar or another.
+    @Test func transpAndTheCalendarForNewInvitations() throws {
+        let web = try PlainWebServer()
+        let base = "http://127.0.0.1:\(web.server.port)"
+        let config = try Binary.configHome("calendar = \(base)/transp/\ncalendar = \(base)/opaque/\n")
+        let run = try Binary.run(["config", "--check"], env: ["XDG_CONFIG_HOME": config])
+        #expect(run.status == 0, "\(run.stderr)")
+        let schedules = "a CalDAV calendar; the server schedules (calendar-auto-schedule): invitations arrive in the calendar itself"
+        #expect(Self.lines(run.stdout) == [
+            "check: \(base)/transp/: \(schedules); schedule-calendar-transp: transparent (its events are free time); "
+                + "new invitations go to \(base)/opaque/ (not this calendar)",
+            "check: \(base)/opaque/: \(schedules); schedule-calendar-transp: opaque; "
+                + "new invitations go to \(base)/opaque/ (this calendar)",
+            "note: a server above schedules: the invitations it puts in your calendars wait there, not in your mail; "
+                + "'calendar-invitations = yes' lets merge find and answer them",
+        ], "\(run.stdout)")
     }
 
     /// A server nothing listens on: a finding, and 75.

@@ -143,6 +143,31 @@ import Testing
         #expect(Multistatus(parsing: Data("<m:multistatus xmlns:m='DAV:'/>".utf8))?.responses == [])
     }
 
+    /// RFC 6638's properties: `schedule-calendar-transp`'s element, and the href of
+    /// `current-user-principal` / `schedule-inbox-URL` / `schedule-default-calendar-URL`;
+    /// a 404 propstat (not offered) gives nothing.
+    @Test func schedulingProperties() throws {
+        let xml = """
+            <?xml version="1.0"?>
+            <x:multistatus xmlns:x="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav">
+              <x:response><x:href>/cal/</x:href>
+                <x:propstat><x:prop><cal:schedule-calendar-transp><cal:transparent/></cal:schedule-calendar-transp>
+                  <x:current-user-principal><x:href> /p/me/ </x:href></x:current-user-principal></x:prop>
+                  <x:status>HTTP/1.1 200 OK</x:status></x:propstat></x:response>
+              <x:response><x:href>/inbox/</x:href>
+                <x:propstat><x:prop><cal:schedule-default-calendar-URL><x:href>/cal/home/</x:href></cal:schedule-default-calendar-URL>
+                  </x:prop><x:status>HTTP/1.1 200 OK</x:status></x:propstat>
+                <x:propstat><x:prop><cal:schedule-calendar-transp><cal:opaque/></cal:schedule-calendar-transp><cal:schedule-inbox-URL/></x:prop>
+                  <x:status>HTTP/1.1 404 Not Found</x:status></x:propstat></x:response>
+            </x:multistatus>
+            """
+        let parsed = try #require(Multistatus(parsing: Data(xml.utf8)))
+        #expect(parsed.responses[0].scheduleTransp == "transparent")
+        #expect(parsed.responses[0].hrefs == ["DAV: current-user-principal": "/p/me/"])
+        #expect(parsed.responses[1].scheduleTransp == nil)
+        #expect(parsed.responses[1].hrefs == ["urn:ietf:params:xml:ns:caldav schedule-default-calendar-URL": "/cal/home/"])
+    }
+
     @Test func requestBodies() throws {
         #expect(CalDAVRequestBody.stamp(0) == "19700101T000000Z")
         #expect(CalDAVRequestBody.stamp(1_661_040_000 - 1) == "20220820T235959Z")
