@@ -32,7 +32,7 @@ let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalSchedule", ["CoolcalCalendars", "CoolcalInvite", "CoolcalModel"]),
     ("CoolcalWriting", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalScan",
                         "CoolcalSupport", "CoolcalZones"]),
-    ("CoolcalSpool", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport", "CoolcalWriting"]),
+    ("CoolcalSpool", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),
     ("CoolcalRSVP", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalState", "CoolcalSupport"]),
     ("CoolcalCheck", ["CoolcalCalDAV", "CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule",
                       "CoolcalSupport"]),

@@ -2,7 +2,6 @@ import Foundation
 import CoolcalMail
 import CoolcalModel
 import CoolcalSupport
-import CoolcalWriting
 
 /// Messages `coolcal process` could not finish, kept in one parking place (`STATE/parked`,
 /// or a fallback: `ParkingPlaces`) — a Maildir's `tmp/` and `new/`, written as a delivery

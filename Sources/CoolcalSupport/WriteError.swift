@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalModel
-import CoolcalSupport
 
 /// A calendar (or spool) that could not be written. The kind picks the exit status:
 /// 73 cannot create, 74 I/O error (disk full), 75 busy or changed under us.
