@@ -5,6 +5,7 @@ import CoolcalInvite
 import CoolcalModel
 import CoolcalSchedule
 import CoolcalState
+import CoolcalSupport
 import CoolcalWriting
 
 /// `merge --calendar-invitations` (issue 49): the invitations a scheduling server (or a

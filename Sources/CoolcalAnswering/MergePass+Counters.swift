@@ -1,5 +1,3 @@
-import CoolcalCalDAV
-import CoolcalICal
 import CoolcalInvite
 import CoolcalModel
 import CoolcalSpool
@@ -43,7 +41,7 @@ extension MergePass {
                 case .unchanged: item.outcome = .proposed
                 default: item.outcome = .noAction
                 }
-            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            } catch where CalendarWriteFailure.matches(error) {
                 settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
                 failure = error
                 return nil

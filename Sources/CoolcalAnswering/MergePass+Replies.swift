@@ -1,5 +1,3 @@
-import CoolcalCalDAV
-import CoolcalICal
 import CoolcalInvite
 import CoolcalModel
 import CoolcalSpool
@@ -44,7 +42,7 @@ extension MergePass {
                 case .stale: item.outcome = .ignored
                 default: item.outcome = .noAction
                 }
-            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            } catch where CalendarWriteFailure.matches(error) {
                 settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
                 failure = error
                 return nil

@@ -194,7 +194,7 @@ struct MergePass {
                     item.outcome = run.policy == .declineBusy ? .declined : .busy
                     item.write = nil
                 }
-            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            } catch where CalendarWriteFailure.matches(error) {
                 settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
                 failure = error
                 return nil
@@ -210,7 +210,7 @@ struct MergePass {
                 item.outcome = written.heldReason != nil ? .held : written.isStale ? .ignored : .accepted
                 item.write = written
                 item.place(places)
-            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            } catch where CalendarWriteFailure.matches(error) {
                 settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
                 failure = error
                 return nil
@@ -280,7 +280,7 @@ struct MergePass {
                 if case .absent = outcome, let held = trust.identity(file) {
                     outcome = held
                 }
-            } catch where error is WriteError || error is CalDAVError || error is ICalError {
+            } catch where CalendarWriteFailure.matches(error) {
                 settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
                 failure = error
                 return nil

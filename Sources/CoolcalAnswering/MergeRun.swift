@@ -120,7 +120,7 @@ package struct MergeRun {
         var writeFailure: Error?
         do {
             try pass.batch?.commit()
-        } catch where error is WriteError || error is CalDAVError || error is ICalError {
+        } catch where CalendarWriteFailure.matches(error) {
             writeFailure = error
             failure = error
         }

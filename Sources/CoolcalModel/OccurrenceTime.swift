@@ -1,3 +1,5 @@
+import Foundation
+
 /// A start or end as DESIGN.md's JSON writes it: a date for all-day events, a UTC
 /// instant otherwise.
 public enum OccurrenceTime: Hashable, Sendable {
@@ -9,6 +11,14 @@ public enum OccurrenceTime: Hashable, Sendable {
         switch self {
         case .date(let d): return d.dateString
         case .instant(let s): return CivilDateTime(utcSeconds: s).utcString
+        }
+    }
+
+    /// As UTC seconds: an all-day date's midnight read in `zone`.
+    package func instant(in zone: TimeZone) -> Int64 {
+        switch self {
+        case .instant(let s): return s
+        case .date(let d): return SystemZone(zone).utcSeconds(of: d)
         }
     }
 }

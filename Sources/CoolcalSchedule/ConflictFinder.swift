@@ -84,9 +84,6 @@ public struct ConflictFinder {
     }
 
     private func instant(_ t: OccurrenceTime) -> Int64 {
-        switch t {
-        case .instant(let s): return s
-        case .date(let d): return SystemZone(zone).utcSeconds(of: d)
-        }
+        t.instant(in: zone)
     }
 }

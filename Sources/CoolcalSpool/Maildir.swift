@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalSupport
-import CoolcalWriting
 
 /// A Maildir as procmail, fetchmail, getmail, offlineimap and mbsync deliver it: messages
 /// in `new/` and `cur/` (`tmp/` is where deliveries are still being written, never read).

@@ -1,7 +1,6 @@
 import Foundation
 import CoolcalState
 import CoolcalSupport
-import CoolcalWriting
 
 /// What a Maildir run leaves beside the state when it settled everything it listed: the
 /// digest of the listing (as its own `--mark` left it), the state's mark, and until when

@@ -2,7 +2,6 @@ import Foundation
 import CoolcalInvite
 import CoolcalMail
 import CoolcalModel
-import CoolcalSchedule
 import CoolcalState
 
 /// How a mailbox spool (a Maildir, an mbox) takes in one message: read with GMime,

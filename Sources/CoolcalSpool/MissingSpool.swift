@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalSupport
-import CoolcalWriting
 
 /// A spool that does not exist is not created (an empty Maildir may be one not mounted
 /// yet, and creating it would hide a typo): `merge` exits 0 and says what to create,

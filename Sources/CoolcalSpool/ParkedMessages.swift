@@ -2,14 +2,13 @@ import Foundation
 import CoolcalMail
 import CoolcalModel
 import CoolcalSupport
-import CoolcalWriting
 
 /// Messages `coolcal process` could not finish, kept in one parking place (`STATE/parked`,
-/// or a fallback: `ParkingPlaces`) — a Maildir's `tmp/` and `new/`, written as a delivery
-/// agent writes: the bytes to `tmp/` (mode 0600), fsynced, renamed into `new/`, the
-/// directory fsynced, every call through the funnel (`SystemCalls`) — so that the next
-/// `process` or `merge` run answers them. A mail server that does not redeliver on a
-/// temporary failure (Dovecot's Sieve) loses nothing.
+/// or a fallback: `ParkingPlaces`) — a Maildir's `new/` (its `tmp/` made beside it),
+/// written by `AtomicFile`: the bytes to a temporary file in `new/` (a dot name, which
+/// `names()` and Maildir readers skip; mode 0600), fsynced, renamed to the message's
+/// name, `new/` fsynced — so that the next `process` or `merge` run answers them. A mail
+/// server that does not redeliver on a temporary failure (Dovecot's Sieve) loses nothing.
 ///
 /// A parked message is named `SECONDS.IDENTITY.coolcal`: the time it was parked (names
 /// sort oldest first) and a hash of its identity — its Message-ID and calendar part, as
@@ -55,24 +54,17 @@ package struct ParkedMessages: Sendable {
         for folder in ancestors + [directory, directory + "/tmp", directory + "/new"] { try Self.makeDirectory(folder) }
         if let name = names().first(where: { Self.identity(ofName: $0) == identity }) { return name }
         let name = "\(Int64(now.timeIntervalSince1970)).\(identity).coolcal"
-        let temporary = directory + "/tmp/" + name
         let final = directory + "/new/" + name
         do {
-            let fd = try SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            do {
-                try data.withUnsafeBytes { try SystemCalls.writeAll(fd, $0, path: temporary) }
-                try SystemCalls.fsync(fd, path: temporary)
-            } catch {
-                try? SystemCalls.close(fd, path: temporary)
-                throw error
-            }
-            try SystemCalls.close(fd, path: temporary)
-            try SystemCalls.rename(temporary, final)
-        } catch let error as SystemCallError {
-            try? SystemCalls.unlink(temporary)
-            throw WriteError.errno(error, path: final, doing: "cannot park the message")
+            try AtomicFile.write(data, to: final, keeping: nil, newMode: 0o600, syncingDirectory: false)
+        } catch let error as WriteError {
+            throw error.reworded("cannot park the message")
         }
-        try Self.syncDirectory(directory + "/new")
+        do {
+            try AtomicFile.syncDirectory(directory + "/new")
+        } catch let error as WriteError {
+            throw error.reworded("cannot sync the parked message")
+        }
         return name
     }
 
@@ -106,17 +98,6 @@ package struct ParkedMessages: Sendable {
             throw WriteError(kind: .cannotCreate, path: path, message: "cannot park the message: not a directory")
         } catch {
             throw WriteError.errno(error, path: path, doing: "cannot park the message")
-        }
-    }
-
-    /// fsyncs a directory, so a rename in it survives a crash.
-    private static func syncDirectory(_ path: String) throws {
-        do throws(SystemCallError) {
-            let fd = try SystemCalls.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            defer { try? SystemCalls.close(fd, path: path) }
-            try SystemCalls.fsync(fd, path: path)
-        } catch {
-            throw WriteError.errno(error, path: path, doing: "cannot sync the parked message")
         }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import CoolcalModel
 import CoolcalSupport
-import CoolcalWriting
 
 /// The directory where a push receiver drops invitations, with `done/` and
 /// `failed/` beside the pending files. Moves are renames within one file system, so

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalCalDAV
 import CoolcalModel
+import CoolcalSupport
 
 /// An invitation found pending in a CalDAV collection answered where the server holds
 /// it (issue 49): the resource holding its UID read (REPORT, then GET for its bytes and

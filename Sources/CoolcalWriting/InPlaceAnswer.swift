@@ -1,5 +1,6 @@
 import Foundation
 import CoolcalModel
+import CoolcalSupport
 
 /// An invitation found pending in a file or vdir answered where it lives (issue 49):
 /// the stored copy's blocks of its UID edited by `PendingAnswerEdit`, every other byte

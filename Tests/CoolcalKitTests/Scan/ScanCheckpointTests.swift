@@ -3,6 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalMail
 @testable import CoolcalICal
+@testable import CoolcalSupport
 @testable import CoolcalWriting
 @testable import CoolcalRSVP
 @testable import CoolcalCLI

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
+@testable import CoolcalSupport
 @testable import CoolcalWriting
 
 /// The read-back of a written temporary file: it must be the edit byte for byte and

@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalModel
-import CoolcalSupport
 
 /// Replaces a file's contents so that readers and crashes only ever see the old
 /// file or the new one: a temp file in the same directory (`O_EXCL`, `O_NOFOLLOW`),

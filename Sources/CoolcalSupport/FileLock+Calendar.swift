@@ -1,8 +1,7 @@
 import Foundation
-import CoolcalSupport
 
 /// Locks for calendars, vdirs and the merge spool, with the errors and exit statuses
-/// of the Writing layer: another holder is `WriteError.busy` (75).
+/// of a write: another holder is `WriteError.busy` (75).
 extension FileLock {
     /// Waits up to `timeout` seconds; `WriteError.busy` when another holder keeps it.
     /// A calendar's lock is 0644 (beside the calendar); one in the state directory

@@ -1,6 +1,5 @@
 import Foundation
 import CoolcalModel
-import CoolcalSupport
 
 /// A calendar (or spool) that could not be written. The kind picks the exit status:
 /// 73 cannot create, 74 I/O error (disk full), 75 busy or changed under us.
@@ -9,6 +8,9 @@ public struct WriteError: StatusError, CustomStringConvertible, Equatable {
     public var kind: Kind
     public var path: String
     public var message: String
+    /// The error number a failed system call gave (`errno(_:path:doing:)`), nil for a
+    /// refusal of coolcal's own: what lets a caller word the failure its way (`reworded`).
+    package var cause: Errno?
 
     public var description: String { "\(path): \(message)" }
 
@@ -24,12 +26,23 @@ public struct WriteError: StatusError, CustomStringConvertible, Equatable {
     /// Classifies an error number from open/write/fsync/rename: a full disk or a
     /// failing device is 74, anything else 73.
     package static func errno(_ error: Errno, path: String, doing what: String) -> WriteError {
+        var made: WriteError
         switch error {
         case .noSpace, .diskQuotaExceeded, .ioError, .fileTooLarge:
-            return WriteError(kind: .io, path: path, message: "\(what): \(error)")
+            made = WriteError(kind: .io, path: path, message: "\(what): \(error)")
         default:
-            return WriteError(kind: .cannotCreate, path: path, message: "\(what): \(error)")
+            made = WriteError(kind: .cannotCreate, path: path, message: "\(what): \(error)")
         }
+        made.cause = error
+        return made
+    }
+
+    /// The same failure worded `what: ERRNO` (a parked message's "cannot park the
+    /// message" for whichever of `AtomicFile`'s steps failed); one with no error number
+    /// stays as it is.
+    package func reworded(_ what: String) -> WriteError {
+        guard let cause else { return self }
+        return Self.errno(cause, path: path, doing: what)
     }
 
     /// `errno(_:path:doing:)` of a failed system call: its `Errno` picks the status
