@@ -25,9 +25,19 @@ extension Settings {
 
     /// `--state`, `COOLCAL_STATE`, `$XDG_DATA_HOME/coolcal`, `~/.local/share/coolcal`.
     package var stateDirectory: String {
-        if let dir = setting(SettingsTable.state).value { return dir }
+        Self.stateDirectory(flag: setting(SettingsTable.state).value, environment: environment)
+            ?? NSTemporaryDirectory() + "/.local/share/coolcal"
+    }
+
+    /// The state directory as `stateDirectory` finds it, without the config (the state has
+    /// no config key): what `process` parks in when the config cannot be read. nil with
+    /// neither `--state`, `COOLCAL_STATE`, `XDG_DATA_HOME` nor `HOME`.
+    package static func stateDirectory(flag: String?, environment: [String: String]) -> String? {
+        let given = SettingsTable.resolve(SettingsTable.state, flags: flag.map { ["state": [$0]] } ?? [:], environment: environment,
+                                          config: [:])
+        if let dir = given.value { return dir }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/coolcal" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/share/coolcal"
+        return environment["HOME"].map { $0 + "/.local/share/coolcal" }
     }
 
     /// `COOLCAL_SENDMAIL`, config `sendmail`, else none (the default), and where it came

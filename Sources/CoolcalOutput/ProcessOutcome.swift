@@ -19,6 +19,23 @@ package struct ProcessOutcome: Equatable {
         self.detail = PrintableText.clean(detail, keepNewlines: false)
     }
 
+    /// What `process` did with its message (its errors name it "standard input": naming
+    /// the run's one message adds nothing).
+    package init(_ result: ProcessResult) {
+        switch result {
+        case .answered(let item): self = Self.of(item, named: "standard input")
+        case .skipped(let code, let seen): self = Self.skipped(code, seen: seen)
+        case .bounded(let reason): self.init("no_action", reason)
+        case .tooLarge(let limit): self.init("no_action", "too large to read (over \(limit) bytes)")
+        case .failed(let error, let fault, let parked): self = Self.failure(error, fault: fault, parked: parked)
+        }
+    }
+
+    /// `--json`: what `process` did with its message, as an object.
+    package static func json(_ result: ProcessResult) -> String {
+        ProcessOutcome(result).json(inviteID: result.invite?.id, title: result.invite?.title, parked: result.parked)
+    }
+
     /// What the run did with the message; `named`: what its errors call it (the run's
     /// one message, on standard input: naming it adds nothing).
     package static func of(_ item: MergeItem, named: String? = nil) -> ProcessOutcome {

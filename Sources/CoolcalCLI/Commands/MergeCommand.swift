@@ -2,7 +2,6 @@ import CoolcalAnswering
 import CoolcalModel
 import CoolcalOutput
 import CoolcalSchedule
-import CoolcalSpool
 
 /// `coolcal merge [--spool DIR] [--policy P] [CAL...]`: answers every pending
 /// invitation, reading the calendars once; an invitation accepted earlier in the run
@@ -115,16 +114,9 @@ package struct MergeCommand: CommandUnit, Equatable {
             try scan.run(report: say)
         }
         let failure = spoolDirectory == nil ? nil : try run.run(listed: { listed = true }, report: say)
-        // What `process` parked (a calendar locked at delivery time, a config then broken), in every place, is answered now.
-        let places = ParkingPlaces(stateDirectory: settings.stateDirectory, configured: settings.setting(SettingsTable.parked).value,
-                                   environment: context.environment.variables)
-        var parkedFailure: Error?
-        if spoolDirectory != nil, run.policy != .report, places.anyWaiting {
-            parkedFailure = try run.run(source: { [store = run.store] in
-                try DeliverySource(message: nil, parked: places.places, store: try store.open(), now: settings.now,
-                                   lockTimeout: settings.lockTimeout)
-            }, report: say)
-        }
+        // What `process` parked, in every place, is answered now.
+        let parkedFailure = spoolDirectory == nil ? nil
+            : try run.runParked(configured: settings.setting(SettingsTable.parked).value, report: say)
         notices?.post(context, style: settings.style)
         return (failure ?? parkedFailure).map(ExitStatus.of) ?? .ok
     }

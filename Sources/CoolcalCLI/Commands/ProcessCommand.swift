@@ -55,13 +55,12 @@ package struct ProcessCommand: CommandUnit, Equatable {
         let input = StandardInputMessage.read()
         parking.message = input.complete ? input.data : nil
         guard input.complete else {
-            return clock.finish { say(ProcessOutcome("no_action", "too large to read (over \(StandardInputMessage.limit) bytes)"),
-                                      context: context, input: input, inviteID: nil, title: nil, parked: false) }
+            return clock.finish { say(.tooLarge(limit: StandardInputMessage.limit), context: context, input: input) }
         }
         let message = PassThrough.withoutMboxLine(input.data)
         do {
-            let (outcome, invite) = try answer(message, context: context, places: parking.places)
-            return clock.finish { say(outcome, context: context, input: input, inviteID: invite?.id, title: invite?.title, parked: false) }
+            let result = try answer(message, context: context, places: parking.places)
+            return clock.finish { say(result, context: context, input: input) }
         } catch {
             return clock.finish { failed(error, context: context, input: input, parking: parking) }
         }
@@ -74,16 +73,16 @@ package struct ProcessCommand: CommandUnit, Equatable {
     private func failed(_ error: Error, context: RunContext, input: StandardInputMessage, parking: ParkingSpot) -> ExitStatus {
         let fault = Fault.of(error)
         guard fault.parks else {
-            return say(.failure(error, fault: fault, parked: false), context: context, input: input, inviteID: nil, title: nil, parked: false)
+            return say(.failed(error, fault, parked: false), context: context, input: input)
         }
         switch parking.parkOnce() {
         case .success:
-            _ = say(.failure(error, fault: fault, parked: true), context: context, input: input, inviteID: nil, title: nil, parked: true)
+            _ = say(.failed(error, fault, parked: true), context: context, input: input)
             guard fault == .transient else { return .ok }
             context.diagnostics.warn("\(error)")
             return .tempFail
         case .failure(let reason):
-            _ = say(.failure(error, fault: fault, parked: false), context: context, input: input, inviteID: nil, title: nil, parked: false)
+            _ = say(.failed(error, fault, parked: false), context: context, input: input)
             context.diagnostics.warn("\(error)")
             FileHandle.standardError.write(Data("coolcal: process: not parked: \(reason)\n".utf8))
             return .tempFail
@@ -99,52 +98,31 @@ package struct ProcessCommand: CommandUnit, Equatable {
     }
 
     /// The run: the parked messages and this one, as merge answers a spool.
-    private func answer(_ message: Data, context: RunContext, places: ParkingPlaces) throws -> (ProcessOutcome, (id: String, title: String)?) {
+    private func answer(_ message: Data, context: RunContext, places: ParkingPlaces) throws -> ProcessResult {
         let settings = try context.settings
         let operands = try settings.calendarOperands(calendars, command: "process")
         guard !settings.me.isEmpty else {
             throw ConfigError(message: "process: no 'me' set: add 'me = ADDRESS' to the config file (or give --me or --recipient)")
         }
-        let store = try context.answers
-        var run = MergeRun(store: store, spoolDirectory: "standard input", calendars: operands, lockTimeout: settings.lockTimeout,
-                           notes: MergeText.notes)
+        var run = MergeRun(store: try context.answers, spoolDirectory: "standard input", calendars: operands,
+                           lockTimeout: settings.lockTimeout, notes: MergeText.notes)
         run.policy = try policy ?? settings.mergePolicy
         run.reply = reply.mails(settings)
         run.deliverOutbox = false
-        var source: DeliverySource?
-        var mine: MergeItem?
-        let failure = try run.run(source: {
-            let opened = try DeliverySource(message: message, parked: places.places,
-                                            store: try store.open(), now: settings.now, lockTimeout: settings.lockTimeout)
-            source = opened
-            return opened
-        }) { item in
-            if item.name == DeliverySource.messageName { mine = item }
-        }
-        if let failure { throw failure }
-        if let mine {
-            return (ProcessOutcome.of(mine, named: "standard input"), mine.invite.map { ($0.id.text, $0.title) })
-        }
-        switch source?.messageSkipped {
-        case .seen(let code)?: return (ProcessOutcome.skipped(code, seen: true), nil)
-        case .skipped(let code)?: return (ProcessOutcome.skipped(code, seen: false), nil)
-        case .bounded(let reason)?: return (ProcessOutcome("no_action", reason), nil)
-        case nil: return (ProcessOutcome("no_action", "no invitation"), nil)
-        }
+        return try run.process(message, places: places)
     }
 
     /// The last words: the outcome line (or JSON), or the message with its header.
-    private func say(_ outcome: ProcessOutcome, context: RunContext, input: StandardInputMessage, inviteID: String?, title: String?,
-                     parked: Bool) -> ExitStatus {
+    private func say(_ result: ProcessResult, context: RunContext, input: StandardInputMessage) -> ExitStatus {
         if passThrough {
-            context.out.write(bytes: PassThrough.message(input.data, outcome: outcome.line))
+            context.out.write(bytes: PassThrough.message(input.data, outcome: ProcessOutcome(result).line))
             if !input.complete { StandardInputMessage.rest(to: FileHandle.standardOutput) }
         } else {
             if !input.complete { StandardInputMessage.rest(to: nil) }
             if common.json {
-                context.out.write(outcome.json(inviteID: inviteID, title: title, parked: parked) + "\n")
+                context.out.write(ProcessOutcome.json(result) + "\n")
             } else if !common.quiet {
-                context.out.write(outcome.line + "\n")
+                context.out.write(ProcessOutcome(result).line + "\n")
             }
         }
         return .ok
@@ -158,15 +136,8 @@ package struct ProcessCommand: CommandUnit, Equatable {
             return ParkingPlaces(stateDirectory: settings.stateDirectory, configured: settings.setting(SettingsTable.parked).value,
                                  environment: env)
         }
-        var state: String?
-        if let dir = context.common.state ?? env["COOLCAL_STATE"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            state = dir
-        } else if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty {
-            state = xdg + "/coolcal"
-        } else {
-            state = env["HOME"].map { $0 + "/.local/share/coolcal" }
-        }
-        return ParkingPlaces(stateDirectory: state, configured: nil, environment: env)
+        return ParkingPlaces(stateDirectory: Settings.stateDirectory(flag: context.common.state, environment: env), configured: nil,
+                             environment: env)
     }
 }
 

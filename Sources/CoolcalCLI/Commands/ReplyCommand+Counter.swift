@@ -32,8 +32,8 @@ extension ReplyCommand {
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
-        let status = try deliver(mail, responseKey: nil, inviteID: invite.id.text, source: invite.source, try context.answers.open(),
-                                 context, what: "counter-proposal")
+        let fate = try context.answers.send(mail, inviteID: invite.id.text, lockTimeout: settings.lockTimeout)
+        let status = try said(fate, .counterProposal, source: invite.source, context)
         let dates = DateText(style: settings.style)
         context.say("proposed: \(invite.title): \(dates.range(start: start, end: end)), mailed to \(message.organizer?.address ?? "the organizer")")
         context.say("  " + dates.zoneLine)
@@ -57,16 +57,15 @@ extension ReplyCommand {
         }
         if !send { context.out.write(self.mail ? mail.message.rendered() : mail.message.calendar) }
         guard send else { return .ok }
-        let store = try answers.open()
-        if let id = CounterDecision.entryID(file) {
+        let record = CounterDecision.entryID(file).map { id -> SentRecord in
             var summary = invite.summary
             summary.id = id
             summary.kind = .counter
             summary.organizer = attendee
-            try store.recordAnswer(.declined, for: summary, comment: comment, at: settings.now, queueFor: nil)
+            return .refusal(summary, comment: comment)
         }
-        return try deliver(mail, responseKey: nil, inviteID: invite.id.text, source: invite.source, store, context,
-                           what: "refusal")
+        let fate = try answers.send(mail, record: record ?? .nothing, inviteID: invite.id.text, lockTimeout: settings.lockTimeout)
+        return try said(fate, .refusal, source: invite.source, context)
     }
 
     /// `--at` (the invitation's length from there), else the first slot `conflicts

@@ -125,53 +125,29 @@ package struct ReplyCommand: CommandUnit, Equatable {
         return .ok
     }
 
-    /// `--mail` prints the message; `--send` hands it to the sendmail, recording the
-    /// answer (and its mail) first so that a sendmail that fails leaves it queued (75)
-    /// or failed, never recorded as sent.
+    /// `--mail` prints the message; `--send` hands it to the sendmail, the answer recorded
+    /// with it (`AnswerStore.send`).
     private func mailed(_ file: InvitationFile, _ settings: Settings, _ context: RunContext) throws -> ExitStatus {
         let reply = try AnswerStore.build(file, partstat: partstat, comment: comment, settings: settings.answering(command: "reply"))
         guard send else {
             context.out.write(reply.message.rendered())
             return .ok
         }
-        let answers = try context.answers
-        _ = try answers.sendmail()
-        let store = try answers.open()
         let answer: Answer? = ["ACCEPTED": .accepted, "DECLINED": .declined, "TENTATIVE": .tentative][partstat]
-        let recorded = try answer.map { try store.recordAnswer($0, for: file.invite, comment: comment, at: settings.now, queueFor: try answers.server()) }
-        return try deliver(reply, responseKey: recorded?.key, inviteID: file.invite.id.text, source: file.invite.source, store, context)
+        let fate = try context.answers.send(reply, record: answer.map { .answer($0, file.invite, comment: comment) } ?? .nothing,
+                                            inviteID: file.invite.id.text, lockTimeout: settings.lockTimeout)
+        return try said(fate, .answer, source: file.invite.source, context)
     }
 
-    /// Queues `reply` and empties the outbox: 74 when the sendmail failed for good, 75
-    /// (queued for `outbox flush`) when it could not be handed over now.
-    func deliver(_ reply: MailReply, responseKey: String?, inviteID: String, source: String, _ store: StateStore,
-                 _ context: RunContext, what: String = "answer") throws -> ExitStatus {
-        let answers = try context.answers
-        let sendmail = try answers.sendmail()
-        let server = try answers.server()
-        let key: String
-        switch try answers.queue(reply, responseKey: responseKey, inviteID: inviteID, store) {
-        case .alreadySent:
-            context.diagnostics.warn("\(source): this \(what) was mailed already; not sent again")
-            return .ok
-        case .queued(let queued), .alreadyQueued(let queued):
-            // Already waiting from an earlier run: this is the moment to try it again.
-            key = queued
-        }
-        // Asked for now: a reply waiting out its backoff is tried at once.
-        let summary = try answers.drainer(store, server, sendmail: sendmail)
-            .drain(lockTimeout: try context.settings.lockTimeout, now: try context.settings.now, backoff: false)
-        let to = reply.message.to.address
-        guard let entry = try store.outbox().first(where: { $0.key == key }) else {
-            context.say(AnswerText.mailed(.mailed(to: to)))
-            return .ok
-        }
-        if entry.state == .failed {
-            throw MailSendError(message: "\(entry.lastError ?? sendmail.shown); not sent (see 'coolcal outbox')")
-        }
-        let why = entry.lastError ?? summary.mailStopReason ?? (summary.skipped ? "another coolcal is delivering" : "not delivered")
-        context.say(AnswerText.mailed(.queued(to: to, reason: why)))
-        throw ServerError(message: "\(why); the \(what) is queued, 'coolcal outbox flush' retries", denied: false)
+    /// How the mail sent stands, said: 74 when the sendmail failed for good, 75 (queued
+    /// for `outbox flush`) when it could not be handed over now.
+    func said(_ fate: MailFate, _ sent: SendText.Sent, source: String, _ context: RunContext) throws -> ExitStatus {
+        let text = SendText(fate, sent, source: source)
+        if let warning = text.warning { context.diagnostics.warn(warning) }
+        if let line = text.line { context.say(line) }
+        guard let failure = text.failure else { return .ok }
+        if case .failed = fate { throw MailSendError(message: failure) }
+        throw ServerError(message: failure, denied: false)
     }
 }
 
