@@ -214,7 +214,9 @@ import CoolcalState
         defer { if run.isRunning { kill(run.processIdentifier, SIGKILL) } }
         let pidFile = f.home.appendingPathComponent("stalled.pid").path
         var polls = 0
-        while !FileManager.default.fileExists(atPath: pidFile) && polls < 300 {
+        // The pid once written whole (the file exists a moment before `echo` fills it).
+        while Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") == nil
+                && polls < 300 {
             usleep(100_000)
             polls += 1
         }
