@@ -22,8 +22,8 @@ package enum TestHook {
     /// The merge points are for MaildirCrashTests and MaildirTests; with the answering
     /// ones and "merge-after-write", UnrecordedTests breaks the state while coolcal waits.
     ///
-    /// With `COOLCAL_TEST_RESUME` naming a file, the pause ends as soon as that file
-    /// exists (the test has done its part), not after the minute.
+    /// With `COOLCAL_TEST_RESUME` naming a file, the pause makes `FILE.paused` and ends as
+    /// soon as that file exists (the test has done its part), not after the minute.
     package static func pause(at point: String) {
         guard let wanted = getenv("COOLCAL_TEST_PAUSE_AT"), String(cString: wanted) == point else { return }
         let line = "coolcal: test hook: paused at \(point)\n"
@@ -32,6 +32,9 @@ package enum TestHook {
             sleep(60)
             return
         }
+        // Said in a file too, so the test waits for the pause itself, not for a sign of
+        // the write before it (a fault landing in between would miss the point).
+        if let fd = try? SystemCalls.open(resume + ".paused", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600) { try? SystemCalls.close(fd) }
         var waited = 0
         while waited < 3_000, (try? SystemCalls.access(resume, F_OK)) == nil {
             usleep(20_000)

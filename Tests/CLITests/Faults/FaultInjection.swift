@@ -43,8 +43,10 @@ enum FaultInjection {
             result = Result { try Binary.run(args, stdin: stdin, env: environment) }
             finished.signal()
         }
+        // Until coolcal says it is paused at the point (`RESUME.paused`) with the write done.
+        defer { unlink(resume + ".paused") }
         var waited = 0.0
-        while !written() && waited < 30 {
+        while !(FileManager.default.fileExists(atPath: resume + ".paused") && written()) && waited < 30 {
             usleep(20_000)
             waited += 0.02
         }
