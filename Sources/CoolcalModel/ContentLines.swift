@@ -43,6 +43,33 @@ package enum ContentLines {
         return result
     }
 
+    /// One content line as written, with the physical lines it is folded over.
+    package struct Logical {
+        /// Its bytes as they stand, line ends and folds included.
+        package var full: Range<Int>
+        /// Its content unfolded (no line end).
+        package var unfolded: [UInt8]
+        /// Its property name, uppercased.
+        package var name: String
+    }
+
+    /// The content lines of `bytes`, each with the physical lines folded into it.
+    package static func logical(_ bytes: [UInt8]) -> [Logical] {
+        let lines = physical(bytes)
+        var result: [Logical] = []
+        var i = 0
+        while i < lines.count {
+            var end = i + 1
+            while end < lines.count, let c = lines[end].content.first.map({ bytes[$0] }), isFold(c) { end += 1 }
+            var unfolded = Array(bytes[lines[i].content])
+            for j in (i + 1)..<end { unfolded += bytes[lines[j].content].dropFirst() }
+            let name = String(decoding: propertyName(unfolded), as: UTF8.self).uppercased()
+            result.append(Logical(full: lines[i].full.lowerBound..<lines[end - 1].full.upperBound, unfolded: unfolded, name: name))
+            i = end
+        }
+        return result
+    }
+
     /// Whether a physical line starting with `byte` continues the line before it.
     @inline(__always)
     package static func isFold(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

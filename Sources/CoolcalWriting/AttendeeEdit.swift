@@ -40,32 +40,23 @@ package enum AttendeeEdit {
     package static func setting(partstat: String, for me: [String], in block: [UInt8],
                                 parameters: [(name: String, value: String)] = []) -> Result {
         let ending = ContentLines.lineEnding(of: block)
-        let lines = ContentLines.physical(block)
         var out: [UInt8] = []
         out.reserveCapacity(block.count + 32)
         var depth = 0
         var found = false
         var changed = false
-        var i = 0
-        while i < lines.count {
-            // One logical line: this physical line and the folded ones after it.
-            var end = i + 1
-            while end < lines.count, let c = lines[end].content.first.map({ block[$0] }), ContentLines.isFold(c) { end += 1 }
-            var logical = Array(block[lines[i].content])
-            for j in (i + 1)..<end { logical += block[lines[j].content].dropFirst() }
-            let name = String(decoding: ContentLines.propertyName(logical), as: UTF8.self)
-            if name == "BEGIN" { depth += 1 } else if name == "END" { depth -= 1 }
-            if depth == 1 && name == "ATTENDEE", let rewritten = rewrite(logical, partstat: partstat, parameters: parameters, me: me) {
+        for line in ContentLines.logical(block) {
+            if line.name == "BEGIN" { depth += 1 } else if line.name == "END" { depth -= 1 }
+            if depth == 1 && line.name == "ATTENDEE",
+               let rewritten = rewrite(line.unfolded, partstat: partstat, parameters: parameters, me: me) {
                 found = true
-                if rewritten != logical {
+                if rewritten != line.unfolded {
                     changed = true
                     out += fold(rewritten, ending)
-                    i = end
                     continue
                 }
             }
-            for j in i..<end { out += block[lines[j].full] }
-            i = end
+            out += block[line.full]
         }
         if !found { return .notAnAttendee }
         return changed ? .edited(out) : .unchanged

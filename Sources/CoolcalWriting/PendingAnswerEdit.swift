@@ -12,34 +12,26 @@ package enum PendingAnswerEdit {
     /// `stamp`: the new DTSTAMP value (`20261206T061500Z`).
     package static func answer(_ block: [UInt8], me: [String], partstat: String, stamp: String, comment: String?) -> [UInt8]? {
         let ending = ContentLines.lineEnding(of: block)
-        let lines = ContentLines.physical(block)
         var out: [UInt8] = []
         out.reserveCapacity(block.count + 64)
         var depth = 0
         var answered = false
-        var i = 0
-        while i < lines.count {
-            var end = i + 1
-            while end < lines.count, let c = lines[end].content.first.map({ block[$0] }), ContentLines.isFold(c) { end += 1 }
-            var logical = Array(block[lines[i].content])
-            for j in (i + 1)..<end { logical += block[lines[j].content].dropFirst() }
-            let name = String(decoding: ContentLines.propertyName(logical), as: UTF8.self).uppercased()
-            if name == "BEGIN" { depth += 1 }
-            if name == "END" {
+        for line in ContentLines.logical(block) {
+            if line.name == "BEGIN" { depth += 1 }
+            if line.name == "END" {
                 depth -= 1
                 if depth == 0, answered, let comment {
                     out += AttendeeEdit.fold(Array(("COMMENT:" + escaped(comment)).utf8), ending)
                 }
             }
-            if depth == 1 && name == "ATTENDEE", let rewritten = rewrite(logical, partstat: partstat, me: me) {
+            if depth == 1 && line.name == "ATTENDEE", let rewritten = rewrite(line.unfolded, partstat: partstat, me: me) {
                 answered = true
                 out += AttendeeEdit.fold(rewritten, ending)
-            } else if depth == 1 && name == "DTSTAMP" {
+            } else if depth == 1 && line.name == "DTSTAMP" {
                 out += AttendeeEdit.fold(Array("DTSTAMP:\(stamp)".utf8), ending)
             } else {
-                for j in i..<end { out += block[lines[j].full] }
+                out += block[line.full]
             }
-            i = end
         }
         return answered ? out : nil
     }
