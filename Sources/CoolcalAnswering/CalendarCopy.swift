@@ -21,31 +21,12 @@ enum CalendarCopy {
             let parts = (text.timezoneBlocks() + blocks).map { String(decoding: bytes[$0], as: UTF8.self) }
             return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//coolcal//calendar copy//EN\r\n" + parts.joined() + "END:VCALENDAR\r\n"
         case .vdir(let path):
-            return item(uid: uid, in: path, depth: 2)
+            // The item file that holds the UID, as answering in place finds it.
+            return InPlaceAnswer.item(holding: uid, in: path, depth: 2)
+                .flatMap { FileManager.default.contents(atPath: $0) }.map { String(decoding: $0, as: UTF8.self) }
         case .remote(let url):
             let client = try? CalDAVClient(calendar: url, environment: settings.environment, diagnostics: settings.diagnostics)
             return (try? client?.find(uid: uid)).flatMap { $0 }.map { String(decoding: $0.data, as: UTF8.self) }
         }
-    }
-
-    /// The first `.ics` file under `dir` (its vdirs `depth` deep) whose text holds the UID.
-    private static func item(uid: String, in dir: String, depth: Int) -> String? {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
-        for name in names where name.hasSuffix(".ics") {
-            let path = dir + "/" + name
-            guard let data = FileManager.default.contents(atPath: path),
-                  !CalendarText(bytes: data).candidateBlocks(uid: uid, marker: nil).isEmpty else { continue }
-            return String(decoding: data, as: UTF8.self)
-        }
-        guard depth > 1 else { return nil }
-        for name in names where !name.hasPrefix(".") {
-            var isDirectory: ObjCBool = false
-            let path = dir + "/" + name
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-               let found = item(uid: uid, in: path, depth: depth - 1) {
-                return found
-            }
-        }
-        return nil
     }
 }
