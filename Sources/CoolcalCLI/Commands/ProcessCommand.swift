@@ -120,7 +120,7 @@ package struct ProcessCommand: CommandUnit, Equatable {
         } else {
             if !input.complete { StandardInputMessage.rest(to: nil) }
             if common.json {
-                context.out.write(ProcessOutcome.json(result) + "\n")
+                context.out.write(ProcessOutcome.json(result))
             } else if !common.quiet {
                 context.out.write(ProcessOutcome(result).line + "\n")
             }

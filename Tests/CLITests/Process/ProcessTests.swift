@@ -30,7 +30,9 @@ import Testing
         let error = try d.process(broken)
         #expect(error.status == 0 && error.text.hasPrefix("error ("), "\(error.text)\(error.stderr)")
         // --json: the same as an object.
-        let json = try Binary.json(try d.process(T.mail(T.message(uid: "j@example.org"), from: Self.alice), ["--json"]).text)
+        let jsonText = try d.process(T.mail(T.message(uid: "j@example.org"), from: Self.alice), ["--json"]).text
+        #expect(jsonText.hasSuffix("}\n") && !jsonText.hasSuffix("\n\n"), "one document, one line end: \(jsonText)")
+        let json = try Binary.json(jsonText)
         #expect(json["outcome"] as? String == "added" && json["detail"] as? String == "accepted" && json["invite_id"] as? String == "j@example.org")
         #expect(d.parked.isEmpty)
     }
