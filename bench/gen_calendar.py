@@ -114,7 +114,9 @@ class Gen:
     def __init__(self, seed, rules="real"):
         self.r = random.Random(seed)
         r = self.r
-        self.days = [(FIRST_DAY + timedelta(d)).strftime("%Y%m%d") for d in range(DAYS)]
+        # Starts are drawn from DAYS days; an end may run a week past the last of them (an
+        # all-day event of 7 days, a timed one over midnight), so the table reaches further.
+        self.days = [(FIRST_DAY + timedelta(d)).strftime("%Y%m%d") for d in range(DAYS + 8)]
         self.hms = [f"{m // 60:02d}{m % 60:02d}00" for m in range(24 * 60)]
         # Pools of pre-folded lines: folding every line of 1M events would be the slow part.
         self.summaries = [fold("SUMMARY:" + s) for s in SUMMARIES]
