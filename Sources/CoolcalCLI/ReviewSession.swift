@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalCheck
 import CoolcalModel
+import CoolcalOutput
 import CoolcalSchedule
 import CoolcalState
 import CoolcalSupport
@@ -104,7 +105,7 @@ package final class ReviewSession {
     private func dismiss() {
         running { entry, quiet in
             try quiet.answers.open().dismiss(id: entry.id)
-            quiet.say("dismissed: \(PrintableText.title(entry.title)): not answered; the organizer was told nothing")
+            quiet.say("dismissed: \(PrintableText.title(InboxTitleText.text(entry.title))): not answered; the organizer was told nothing")
             given[entry.number] = "dismissed"
             index += 1
             return .ok

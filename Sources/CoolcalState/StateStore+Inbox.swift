@@ -18,6 +18,8 @@ extension StateStore {
             .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
             mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
             mail(invite.organizer), .text(invite.kind.rawValue), mail(invite.foundIn),
+            .text(invite.inboxTitle.storedKind), mail(invite.kind == .reply ? invite.partstat : nil),
+            mail(invite.kind == .reply ? InboxTitle.storedDelegates(invite.delegatedTo) : nil),
         ]
         return try database.transaction {
             let row = try database.prepare("SELECT payload, found_in FROM invitations WHERE id = ?1")
@@ -27,8 +29,9 @@ extension StateStore {
             case .none:
                 try database.prepare("""
                     INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
-                                             mail_from, mail_subject, mail_message_id, organizer, kind, found_in)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12, ?13)
+                                             mail_from, mail_subject, mail_message_id, organizer, kind, found_in,
+                                             title_kind, partstat, delegated_to)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                     """).run(values)
                 return true
             case .some where invite.foundIn != nil && row?.mailed == true:
@@ -40,7 +43,8 @@ extension StateStore {
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
                     received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10,
-                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0, found_in = COALESCE(?13, found_in) WHERE id = ?1
+                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0, found_in = COALESCE(?13, found_in),
+                    title_kind = ?14, partstat = ?15, delegated_to = ?16 WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
@@ -55,7 +59,7 @@ extension StateStore {
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in, title_kind, partstat, delegated_to"#
 
     /// Every invitation, newest first (ties: the later recorded first).
     package func inbox() throws -> [InboxEntry] {
@@ -124,7 +128,9 @@ extension StateStore {
     private func inboxEntry(_ row: SQLiteStatement) throws -> InboxEntry {
         let id = row.text(0) ?? ""
         return InboxEntry(
-            id: id, title: row.text(1) ?? "",
+            id: id,
+            title: InboxTitle.stored(kind: row.text(17), title: row.text(1) ?? "", attendee: row.text(14),
+                                     partstat: row.text(18), delegatedTo: row.text(19)),
             start: try time(row.text(2), column: "start", id: id), end: try time(row.text(3), column: "end", id: id),
             allDay: row.int(4) != 0, payload: row.text(5) ?? "",
             receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),

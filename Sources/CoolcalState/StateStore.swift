@@ -141,12 +141,18 @@ package final class StateStore {
                       .row { (Int($0.int(0)), Int($0.int(1))) } ?? (0, 0)
               })
         else { return }
-        if version > migrations.count {
-            throw StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
-        }
+        if let refusal = newer(version, path: path) { throw refusal }
         if version == 0 && tables > 0 {
             throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
         }
+    }
+
+    /// The refusal (73) of a state whose schema is newer than the `supported` steps: what
+    /// every coolcal checks on open, so an older one refuses a state a newer one upgraded.
+    package static func newer(_ version: Int, supported: Int = migrations.count, path: String) -> StateError? {
+        version > supported
+            ? StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+            : nil
     }
 
     /// Runs the missing schema steps in one write transaction, so two coolcals opening
@@ -156,10 +162,7 @@ package final class StateStore {
         if try database.retrying({ try schemaVersion() }) == Self.migrations.count { return }
         try database.transaction(.immediate) {
             let version = try schemaVersion()
-            guard version <= Self.migrations.count else {
-                throw StateError(kind: .cannotCreate, path: databasePath,
-                                 message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
-            }
+            if let refusal = Self.newer(version, path: databasePath) { throw refusal }
             guard version < Self.migrations.count else { return }
             for step in Self.migrations[version...] { try database.execute(step) }
             try database.execute("PRAGMA user_version = \(Self.migrations.count)")

@@ -100,7 +100,7 @@ final class ThreadErrors: Sendable {
         #expect(try store.inbox().allSatisfy { !$0.read })
 
         let allDay = try #require(try store.entry(id: "day@x"))
-        #expect(allDay.allDay && allDay.title.isEmpty && allDay.start == day.start && allDay.end == day.end)
+        #expect(allDay.allDay && allDay.title == .event("") && allDay.start == day.start && allDay.end == day.end)
         #expect(allDay.payload == "BEGIN:VCALENDAR")
         #expect(try store.entry(id: "1")?.start == stateInvite(.number(1)).start)
         #expect(try store.entry(id: "nope") == nil)
@@ -116,7 +116,7 @@ final class ThreadErrors: Sendable {
         #expect(try !store.recordInvitation(stateInvite(.number(1), "Moved", hour: 15), payload: "{\"id\":1,\"v\":2}",
                                             at: Date(timeIntervalSince1970: 400)))
         let moved = try #require(try store.inbox().first)
-        #expect(moved.id == "1" && moved.title == "Moved" && !moved.read && moved.receivedAt.timeIntervalSince1970 == 400)
+        #expect(moved.id == "1" && moved.title == .event("Moved") && !moved.read && moved.receivedAt.timeIntervalSince1970 == 400)
         #expect(moved.start == stateInvite(.number(1), hour: 15).start)
         #expect(try store.inbox().count == 3)
     }
