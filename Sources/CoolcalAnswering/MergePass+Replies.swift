@@ -65,7 +65,7 @@ extension MergePass {
             summary.organizer = answer.attendee
             summary.partstat = answer.partstat
             summary.delegatedTo = answer.delegatedTo
-            try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }
         return settled

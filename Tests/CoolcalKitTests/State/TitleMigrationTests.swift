@@ -59,7 +59,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StateStore(directory: dir)
         #expect(try store.database.prepare("PRAGMA user_version").row { $0.int(0) } == Int64(StateSchema.steps.count))
-        let entries = try store.inbox()
+        let entries = try store.inbox.entries()
         let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(entries.count == Self.rows.count)
         for row in Self.rows {
@@ -80,14 +80,14 @@ import Testing
                                       organizer: "bob@example.org", kind: .reply)
         reply.partstat = "DELEGATED"
         reply.delegatedTo = ["dave@example.org", "erin@example.org"]
-        try store.recordInvitation(reply, payload: "a", at: Date(timeIntervalSince1970: 100))
+        try store.inbox.record(reply, payload: "a", at: Date(timeIntervalSince1970: 100))
         let counter = InvitationSummary(id: "counter:2", title: "Lunch", start: hour, end: later, allDay: false, mail: nil,
                                         organizer: "", kind: .counter)
-        try store.recordInvitation(counter, payload: "b", at: Date(timeIntervalSince1970: 200))
+        try store.inbox.record(counter, payload: "b", at: Date(timeIntervalSince1970: 200))
         let stored = try store.database.prepare("SELECT title, title_kind, partstat, delegated_to FROM invitations ORDER BY rowid")
             .rows { [$0.text(0), $0.text(1), $0.text(2), $0.text(3)] }
         #expect(stored == [["Team sync", "reply", "DELEGATED", "dave@example.org\nerin@example.org"], ["Lunch", "counter", nil, nil]])
-        let titles = try store.inbox().map { InboxTitleText.text($0.title) }
+        let titles = try store.inbox.entries().map { InboxTitleText.text($0.title) }
         #expect(titles == ["someone proposes a new time for Lunch",
                            "bob@example.org delegated Team sync to dave@example.org, erin@example.org"])
     }
