@@ -10,7 +10,7 @@ package enum InboxTitle: Equatable, Sendable {
     case reply(attendee: String, partstat: String, delegatedTo: [String], event: String)
     /// An attendee's counter-proposal: who proposes (empty when unknown), the event's title.
     case counter(proposer: String, event: String)
-    /// A title a coolcal before schema 17 stored as English words that the upgrade could
+    /// A title a coolcal before schema 16 stored as English words that the upgrade could
     /// not take apart (`TitleMigration`): shown as it is.
     case legacy(String)
 

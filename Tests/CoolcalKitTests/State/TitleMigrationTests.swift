@@ -4,7 +4,7 @@ import Testing
 @testable import CoolcalState
 @testable import CoolcalOutput
 
-/// Schema step 17 (issue 47, inbox titles as data) on a state the schema before it wrote:
+/// Schema step 16 (issue 47, inbox titles as data) on a state the schema before it wrote:
 /// the English titles `merge` stored for replies and counter-proposals, taken apart into
 /// kind and fields where they can be, kept verbatim (`legacy`) where they cannot, and
 /// said again exactly as the old coolcal said them.
@@ -37,7 +37,7 @@ import Testing
          .legacy("bob@example.org proposes a new time for Team sync")),
     ]
 
-    /// A state directory holding the schema before step 17, with `rows` as the old code stored them.
+    /// A state directory holding the schema before step 16, with `rows` as the old code stored them.
     static func oldState() throws -> String {
         let dir = stateDirectory("titles")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
