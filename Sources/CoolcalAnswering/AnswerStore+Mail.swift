@@ -56,8 +56,8 @@ extension AnswerStore {
 
     /// Queues the mail unless this version was mailed already.
     @discardableResult
-    package func queue(_ mail: MailReply, responseKey: String?, inviteID: String, _ store: StateStore) throws -> StateStore.MailQueueing {
-        let done = try store.queueMailReply(version: mail.version, responseKey: responseKey, inviteID: inviteID,
+    package func queue(_ mail: MailReply, responseKey: String?, inviteID: String, _ store: StateStore) throws -> MailQueueing {
+        let done = try store.mailReplies.queue(version: mail.version, responseKey: responseKey, inviteID: inviteID,
                                             message: mail.message.rendered(), at: settings.now)
         switch done {
         case .queued(let key): diagnostics.note("\(store.databasePath): mail reply queued (\(key))")

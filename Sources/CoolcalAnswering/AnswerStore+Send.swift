@@ -49,7 +49,7 @@ extension AnswerStore {
         }
         // Asked for now: a reply waiting out its backoff is tried at once.
         let summary = try drainer(store, server, sendmail: sendmail).drain(lockTimeout: lockTimeout, now: settings.now, backoff: false)
-        guard let entry = try store.outbox().first(where: { $0.key == key }) else { return .mailed(to: to) }
+        guard let entry = try store.outbox.entries().first(where: { $0.key == key }) else { return .mailed(to: to) }
         if entry.state == .failed { return .failed(to: to, reason: entry.lastError ?? sendmail.shown) }
         let why = entry.lastError ?? summary.mailStopReason ?? (summary.skipped ? "another coolcal is delivering" : "not delivered")
         return .queued(to: to, reason: why)

@@ -80,7 +80,7 @@ package struct AnswerStore {
     @discardableResult
     package func deliver(_ store: StateStore, patience: TimeInterval? = nil) throws -> OutboxDrainer.Summary? {
         let server = try server()
-        let mailWaiting = try store.outbox().contains { $0.channel == .mail && $0.state != .failed }
+        let mailWaiting = try store.outbox.entries().contains { $0.channel == .mail && $0.state != .failed }
         guard server != nil || mailWaiting else { return nil }
         var sendmail: Sendmail?
         if mailWaiting {
@@ -108,7 +108,7 @@ package struct AnswerStore {
 
     /// One warning for the answers (to the server or by mail) queued longer than `age`.
     private func warnAboutWaiting(_ store: StateStore, longerThan age: TimeInterval) throws {
-        let waiting = try store.outbox().filter { $0.state != .failed && settings.now.timeIntervalSince($0.createdAt) > age }
+        let waiting = try store.outbox.entries().filter { $0.state != .failed && settings.now.timeIntervalSince($0.createdAt) > age }
         guard let oldest = waiting.min(by: { $0.createdAt < $1.createdAt }) else { return }
         let since = settings.showTime(Int64(oldest.createdAt.timeIntervalSince1970))
         let last = oldest.lastError.map { "; last: \($0)" } ?? ""

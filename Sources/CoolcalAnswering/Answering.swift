@@ -47,7 +47,7 @@ package enum Answering {
     /// comment mailed to an unanswered invitation leaves it unanswered).
     private static func currentPartstat(_ file: InvitationFile, _ store: AnswerStore) throws -> String {
         guard store.hasState else { return "NEEDS-ACTION" }
-        return try store.open().answers()[file.invite.id.text].flatMap { AnswerKind.partstat(of: $0) } ?? "NEEDS-ACTION"
+        return try store.open().inbox.answers()[file.invite.id.text].flatMap { AnswerKind.partstat(of: $0) } ?? "NEEDS-ACTION"
     }
 
     /// An attendee's counter-proposal from the inbox: accepting it moves the event;

@@ -84,7 +84,7 @@ package struct CalendarInvitationScan {
                 var summary = invite.summary
                 summary.foundIn = found.calendar
                 try state.together {
-                    try state.recordInvitation(summary, payload: payload, at: settings.now)
+                    try state.inbox.record(summary, payload: payload, at: settings.now)
                     try state.senders.markHeld(id: summary.id, heldOutcome?.heldReason)
                 }
                 // The policy answers it in place; a write that fails leaves it pending, not remembered.

@@ -38,7 +38,7 @@ package enum FoundAnswer {
         let written = try InPlaceAnswer(writer: settings.writer, me: settings.me)
             .answer(uid: entry.id, at: location, partstat: partstat, stamp: stamp(settings.now), comment: comment)
         if case .edited = written {
-            let summary = InvitationSummary(id: entry.id, title: entry.title, start: entry.start, end: entry.end, allDay: entry.allDay,
+            let summary = InvitationSummary(id: entry.id, title: entry.title.event ?? "", start: entry.start, end: entry.end, allDay: entry.allDay,
                                             mail: nil, organizer: entry.organizer, kind: entry.kind)
             let state = try store.open()
             let recorded = try state.recordAnswer(kind.answer, for: summary, comment: comment, at: settings.now, queueFor: nil)
@@ -47,7 +47,7 @@ package enum FoundAnswer {
                 try store.deliver(state)
             }
         }
-        return Outcome(kind: kind, title: entry.title, calendar: label, written: written)
+        return Outcome(kind: kind, title: entry.title.event ?? "", calendar: label, written: written)
     }
 
     /// Whether the stored copy's ORGANIZER, or my ATTENDEE, says `SCHEDULE-AGENT=CLIENT`

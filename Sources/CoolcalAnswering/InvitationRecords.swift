@@ -10,13 +10,16 @@ extension Invite {
     }
 }
 
-/// The state's records of an invitation, given the invitation.
-extension StateStore {
+/// The inbox's record of an invitation, given the invitation.
+extension InboxTable {
     @discardableResult
-    package func recordInvitation(_ invite: Invite, payload: String, at date: Date) throws -> Bool {
-        try recordInvitation(invite.summary, payload: payload, at: date)
+    package func record(_ invite: Invite, payload: String, at date: Date) throws -> Bool {
+        try record(invite.summary, payload: payload, at: date)
     }
+}
 
+/// The state's records of an answer, given the invitation.
+extension StateStore {
     @discardableResult
     package func recordAnswer(_ answer: Answer, for invite: Invite, comment: String?, at date: Date,
                               queueFor server: URL?) throws -> RecordedAnswer {

@@ -19,7 +19,7 @@ package enum MailFate: Equatable, Sendable {
 
     /// Reads where `mail`, queued as `queueing` said, stands in `store` after the drain
     /// `summary` tells of (nil: none ran).
-    package static func of(_ mail: MailReply, _ queueing: StateStore.MailQueueing, _ store: StateStore,
+    package static func of(_ mail: MailReply, _ queueing: MailQueueing, _ store: StateStore,
                            _ summary: OutboxDrainer.Summary?) throws -> MailFate {
         let to = mail.message.to.address
         let key: String
@@ -27,8 +27,8 @@ package enum MailFate: Equatable, Sendable {
         case .alreadySent: return .alreadyMailed(to: to)
         case .queued(let queued), .alreadyQueued(let queued): key = queued
         }
-        if try store.mailReplySent(version: mail.version) { return .mailed(to: to) }
-        let entry = try store.outbox().first { $0.key == key }
+        if try store.mailReplies.sent(version: mail.version) { return .mailed(to: to) }
+        let entry = try store.outbox.entries().first { $0.key == key }
         if let entry, entry.state == .failed { return .failed(to: to, reason: entry.lastError ?? "failed") }
         // Why this drain stopped (its failure, or an earlier mail's, which leaves the
         // rest for later), else why it did not run, else its own last failure.

@@ -58,8 +58,7 @@ extension MergePass {
             summary.id = CounterDecision.entryID(file) ?? message.uid
             summary.kind = .counter
             summary.organizer = proposer
-            summary.title = "\(proposer.isEmpty ? "someone" : proposer) proposes a new time for \(invite.title)"
-            try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }
         return settled

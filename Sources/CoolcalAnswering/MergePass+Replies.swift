@@ -63,22 +63,11 @@ extension MergePass {
             summary.id = InboxID.reply(message.uid, attendee: answer.attendee, stamp: version?.stamp ?? 0)
             summary.kind = .reply
             summary.organizer = answer.attendee
-            summary.title = "\(answer.attendee) \(Self.verb(answer.partstat)) \(file.invite.title)"
-                + (answer.delegatedTo.isEmpty ? "" : " to " + answer.delegatedTo.joined(separator: ", "))
-            try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+            summary.partstat = answer.partstat
+            summary.delegatedTo = answer.delegatedTo
+            try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }
         return settled
-    }
-
-    /// "accepted", "declined", "tentatively accepted", "delegated" for a PARTSTAT.
-    static func verb(_ partstat: String) -> String {
-        switch partstat {
-        case "ACCEPTED": return "accepted"
-        case "DECLINED": return "declined"
-        case "TENTATIVE": return "tentatively accepted"
-        case "DELEGATED": return "delegated"
-        default: return "answered (\(partstat.lowercased()))"
-        }
     }
 }

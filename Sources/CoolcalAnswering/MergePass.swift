@@ -79,7 +79,7 @@ struct MergePass {
         try inbox.together {
             for case .success(let file) in invites where !file.invite.isCancellation && !file.invite.isAttendeeTraffic && !file.invite.isCounter
                 && !(file.message.map { homes.stores(uid: $0.uid) } ?? false) {
-                try inbox.recordInvitation(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+                try inbox.inbox.record(file.invite, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
         }
         self.run = run
@@ -244,11 +244,11 @@ struct MergePass {
                 // An update in the inbox: the organizer's own under its UID; a held one beside it.
                 var summary = invite.summary
                 if held != nil { summary.id = InboxID.heldUpdate(summary.id) }
-                try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+                try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             }
             if let state, let held { return try state.senders.markHeld(id: update ? InboxID.heldUpdate(invite.id.text) : invite.id.text, held) }
             // Moved where I am busy: my answer no longer holds, the entry waits for a new one.
-            if let state, reopened { try state.reopen(id: invite.id.text, at: settings.now) }
+            if let state, reopened { try state.inbox.reopen(id: invite.id.text, at: settings.now) }
             guard let state, let answer = answered else { return }
             let recorded = try state.recordAnswer(answer, for: invite, comment: nil, at: settings.now, queueFor: server)
             if outcome == .accepted, let wrote {
@@ -314,7 +314,7 @@ struct MergePass {
                     // In the inbox for the person, under its own entry (the invitation keeps its own).
                     var summary = file.invite.summary
                     summary.id = InboxID.heldCancellation(summary.id)
-                    try state.recordInvitation(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
+                    try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
                     try state.senders.markHeld(id: summary.id, held)
                 }
             }

@@ -107,7 +107,7 @@ package enum AnswerCommand {
         }
         if answered && !options.dryRun, try context.answers.hasState {
             // An invitation answered is one read (issue #46): by its entry, or its id for a file.
-            try context.answers.open().markRead(id: entry?.id ?? file.invite.id.text)
+            try context.answers.open().inbox.markRead(id: entry?.id ?? file.invite.id.text)
         }
         return answered ? .ok : .busy
     }

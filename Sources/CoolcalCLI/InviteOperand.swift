@@ -69,7 +69,7 @@ package enum InviteOperand {
         if operand == "-" || FileManager.default.fileExists(atPath: operand) { return nil }
         let answers = try context.answers
         let entry = answers.hasState
-            ? try answers.open().entry(named: operand) : nil
+            ? try answers.open().inbox.entry(named: operand) : nil
         guard let entry else {
             throw InputFileError(kind: .missing, path: operand, reason: "no such file or directory, nor an \(notInInbox)")
         }

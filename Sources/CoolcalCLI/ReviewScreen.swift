@@ -33,9 +33,10 @@ package struct ReviewScreen {
         let dates = DateText(style: style)
         let where_ = "(inbox \(entry.number), id \(entry.id))"
         let header = "coolcal review: invitation \(position.0) of \(position.1) \(where_)"
+        let named = InboxTitleText.text(entry.title)
         var top = [
             Row(text: style.dim(fit(DisplayWidth.of(header) < width ? header : "\(position.0) of \(position.1) \(where_)")), rank: 0),
-            Row(text: style.bold(fit(entry.title.isEmpty ? "---" : entry.title)), rank: 0),
+            Row(text: style.bold(fit(named.isEmpty ? "---" : named)), rank: 0),
             Row(text: "  " + fit(dates.range(start: entry.start, end: entry.end), indent: 2), rank: 0),
             Row(text: "  " + style.dim(fit(dates.zoneLine, indent: 2)), rank: 3),
         ]

@@ -1,6 +1,7 @@
 import Foundation
 import CoolcalCheck
 import CoolcalModel
+import CoolcalOutput
 import CoolcalSchedule
 import CoolcalState
 import CoolcalSupport
@@ -103,8 +104,8 @@ package final class ReviewSession {
     /// re-sent invitation brings it back).
     private func dismiss() {
         running { entry, quiet in
-            try quiet.answers.open().dismiss(id: entry.id)
-            quiet.say("dismissed: \(PrintableText.title(entry.title)): not answered; the organizer was told nothing")
+            try quiet.answers.open().inbox.dismiss(id: entry.id)
+            quiet.say("dismissed: \(PrintableText.title(InboxTitleText.text(entry.title))): not answered; the organizer was told nothing")
             given[entry.number] = "dismissed"
             index += 1
             return .ok
@@ -168,7 +169,7 @@ package final class ReviewSession {
         } else {
             // What is still unanswered of what was shown, as the inbox counts it (a skip, a comment).
             let shown = Set(entries.map(\.id))
-            let left = (try? context.answers.open().inbox().filter { shown.contains($0.id) && $0.isUnanswered }.count) ?? 0
+            let left = (try? context.answers.open().inbox.entries().filter { shown.contains($0.id) && $0.isUnanswered }.count) ?? 0
             frame = screen.end(count: entries.count, answered: given.count, unanswered: left, message: message)
         }
         context.out.write(frame)

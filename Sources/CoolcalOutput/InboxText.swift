@@ -20,7 +20,8 @@ package struct InboxText {
         for e in entries {
             let number = String(repeating: " ", count: width - String(e.number).count) + String(e.number)
             let marker = e.read ? " " : (style.unicode ? "●" : "*")
-            let title = e.title.isEmpty ? "---" : PrintableText.title(e.title)
+            let named = InboxTitleText.text(e.title)
+            let title = named.isEmpty ? "---" : PrintableText.title(named)
             var line = "\(number) \(marker) \(InboxText.mark(e.answer, style)) \(title)  \(dates.range(start: e.start, end: e.end))  \(ago(e.receivedAt))"
             // A long UID (Outlook's run past 100 characters) is left to `inbox open N`.
             if let id = InboxText.shortID(e.id) { line += "  [\(id)]" }
@@ -40,7 +41,8 @@ package struct InboxText {
 
     package func render(_ e: InboxEntry) -> String {
         let dates = DateText(style: style)
-        return (e.title.isEmpty ? "---" : style.printable(e.title)) + "\n  " + dates.range(start: e.start, end: e.end)
+        let named = InboxTitleText.text(e.title)
+        return (named.isEmpty ? "---" : style.printable(named)) + "\n  " + dates.range(start: e.start, end: e.end)
             + "\n  " + dates.zoneLine + "\n  received " + ago(e.receivedAt) + "  [id \(e.id)]  (number \(e.number))\n"
             + "  " + InboxText.mark(e.answer, style) + " " + InboxText.answerWord(e.answer) + "\n"
             + (e.mail?.from.map { "  from " + style.printable($0) + "\n" } ?? "")
@@ -118,7 +120,7 @@ package struct InboxText {
 
     package static func json(_ e: InboxEntry) -> JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("id", .string(e.id)), ("title", .string(e.title)), ("start", .string(e.start.jsonString)),
+            ("id", .string(e.id)), ("title", .string(InboxTitleText.text(e.title))), ("start", .string(e.start.jsonString)),
             ("end", .string(e.end.jsonString)), ("all_day", .bool(e.allDay)),
             ("received_at", .string(OccurrenceTime.instant(Int64(e.receivedAt.timeIntervalSince1970)).jsonString)),
             ("read", .bool(e.read)), ("number", .int(e.number)),

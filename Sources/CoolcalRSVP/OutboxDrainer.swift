@@ -96,7 +96,7 @@ package struct OutboxDrainer {
 
         // Read under the lock: entries another drainer delivered meanwhile are gone, and
         // one still `sending` was left so by a crash (a live drainer would hold the lock).
-        let queue = try store.outbox().filter { $0.state != .failed }
+        let queue = try store.outbox.entries().filter { $0.state != .failed }
         var heldBack = Set<String>()
         var serverStopped = false
         for entry in queue {
@@ -108,14 +108,14 @@ package struct OutboxDrainer {
             if heldBack.contains(entry.inviteID) { continue }
             switch client.send(entry) {
             case .delivered:
-                try store.markDelivered(entry.key)
+                try store.outbox.markDelivered(entry.key)
                 summary.delivered += 1
             case .refused(let status, let reason):
-                try store.markFailed(entry.key, reason: reason)
+                try store.outbox.markFailed(entry.key, reason: reason)
                 summary.failed += 1
                 if status == 401 || status == 403 { summary.denied = true }
             case .retryLater(let status, let reason):
-                try store.recordAttempt(entry.key, error: reason)
+                try store.outbox.recordAttempt(entry.key, error: reason)
                 if status == nil || status == 408 || status == 425 || status == 429 {
                     summary.stopReason = reason
                     serverStopped = true
@@ -135,21 +135,21 @@ package struct OutboxDrainer {
         guard let sendmail, summary.mailStopReason == nil else { return }
         if backoff, entry.state == .queued, let next = entry.nextAttemptAt, next > now { return }
         if entry.state == .sending { summary.mailResent += 1 }
-        try store.markSending(entry.key)
+        try store.outbox.markSending(entry.key)
         switch sendmail.send(entry.body) {
         case .sent:
-            try store.markDelivered(entry.key)
+            try store.outbox.markDelivered(entry.key)
             summary.mailed += 1
         case .retryLater(let reason):
             summary.mailStopReason = reason
             if now.timeIntervalSince(entry.retryingSince ?? now) >= Self.retryWindow {
-                try store.markFailed(entry.key, reason: reason + "; still failing after \(Int(Self.retryWindow / 3600)) hours")
+                try store.outbox.markFailed(entry.key, reason: reason + "; still failing after \(Int(Self.retryWindow / 3600)) hours")
                 summary.mailFailed += 1
             } else {
-                try store.recordAttempt(entry.key, error: reason, next: now + Self.delay(afterAttempts: entry.attempts), now: now)
+                try store.outbox.recordAttempt(entry.key, error: reason, next: now + Self.delay(afterAttempts: entry.attempts), now: now)
             }
         case .failed(let reason):
-            try store.markFailed(entry.key, reason: reason)
+            try store.outbox.markFailed(entry.key, reason: reason)
             summary.mailFailed += 1
         }
     }
@@ -169,7 +169,7 @@ extension OutboxDrainer.Summary {
     /// entries another coolcal queued while this run was sending.
     fileprivate func withQueued(from store: StateStore) throws -> Self {
         var copy = self
-        let queued = try store.outbox().filter { $0.state != .failed }
+        let queued = try store.outbox.entries().filter { $0.state != .failed }
         copy.queued = queued.filter { $0.channel == .server }.count
         copy.mailQueued = queued.filter { $0.channel == .mail }.count
         return copy

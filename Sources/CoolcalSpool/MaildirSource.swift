@@ -162,7 +162,7 @@ package final class MaildirSource: MergeSource {
     /// the stamp to the next). Otherwise removes it.
     package func ended() throws {
         let path = MaildirStamp.path(stateDirectory: store.directory, memory: memory)
-        guard let listing, !unsettled, pending.keys.allSatisfy(finished.contains), try store.outbox().allSatisfy({ $0.state == .failed }),
+        guard let listing, !unsettled, pending.keys.allSatisfy(finished.contains), try store.outbox.entries().allSatisfy({ $0.state == .failed }),
               let state = StateMark.of(directory: store.directory) else {
             MaildirStamp.remove(path)
             return

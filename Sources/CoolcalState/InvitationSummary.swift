@@ -18,6 +18,19 @@ package struct InvitationSummary: Equatable, Sendable {
     package var kind: InboxKind = .invitation
     /// The calendar it was found pending in; nil when it came by mail or push.
     package var foundIn: String? = nil
+    /// A reply's PARTSTAT as the attendee sent it (the attendee is `organizer`), and to
+    /// whom they delegated.
+    package var partstat: String? = nil
+    package var delegatedTo: [String] = []
+
+    /// What the inbox calls it (`title` is the event's own).
+    package var inboxTitle: InboxTitle {
+        switch kind {
+        case .reply: return .reply(attendee: organizer ?? "", partstat: partstat ?? "", delegatedTo: delegatedTo, event: title)
+        case .counter: return .counter(proposer: organizer ?? "", event: title)
+        case .invitation, .cancellation: return .event(title)
+        }
+    }
 
     package init(id: String, title: String, start: OccurrenceTime, end: OccurrenceTime, allDay: Bool, mail: MailHeaders?,
                 organizer: String? = nil, kind: InboxKind = .invitation) {

@@ -30,8 +30,9 @@ package enum Answer: String, Sendable, CaseIterable {
 package struct InboxEntry: Equatable, Sendable {
     /// `Invite.ID.text`.
     package var id: String
-    /// May be empty; the inbox shows `---` then.
-    package var title: String
+    /// What it is called, as data (Output's `InboxTitleText` says it); an event's title
+    /// may be empty, the inbox shows `---` then.
+    package var title: InboxTitle
     /// The invitation's times as `Invite` has them (`end` exclusive).
     package var start: OccurrenceTime
     package var end: OccurrenceTime

@@ -262,5 +262,9 @@ package enum StateSchema {
             decided_at REAL NOT NULL
         );
         """,
+        // Inbox titles as data (issue 47): a reply's or counter-proposal's entry keeps the
+        // event's title and its fields, not English words; old rows taken apart, or kept
+        // verbatim as `legacy` (`TitleMigration`). An older coolcal refuses the state then.
+        TitleMigration.step,
     ]
 }

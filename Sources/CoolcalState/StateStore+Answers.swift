@@ -63,24 +63,14 @@ extension StateStore {
         }
     }
 
-    /// An organizer's update moved the event where I am busy and my PARTSTAT went back to
-    /// NEEDS-ACTION: the entry is unanswered (`answer` nil, `state` updated) until the
-    /// next accept, decline or tentative.
-    package func reopen(id: String, at date: Date) throws {
-        try database.transaction {
-            try database.prepare("UPDATE invitations SET reopened_at = ?2 WHERE id = ?1")
-                .run([.text(id), .real(date.timeIntervalSince1970)])
-        }
-    }
-
     /// Every answer, sorted by the invitation's start, then by when it was given. Starts
     /// compare as their JSON text, so an all-day date sorts before that day's times.
     package func responses() throws -> [ResponseEntry] {
         var entries: [String: InboxEntry] = [:]
         // The inbox only adds to the answers' lines: a damaged one leaves them as they are.
-        for entry in (try? inbox()) ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
+        for entry in (try? inbox.entries()) ?? [] where entries[entry.id] == nil { entries[entry.id] = entry }
         return try database.transaction(.deferred) {
-            let mail = try mailDeliveries()
+            let mail = try mailReplies.deliveries()
             return try database.prepare("""
                 SELECT r.key, r.invite_id, r.answer, r.comment, r.answered_at, r.title, r.start, r."end",
                        r.all_day, r.delivered_at IS NOT NULL, o.state

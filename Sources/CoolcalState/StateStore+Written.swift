@@ -25,8 +25,7 @@ package struct WrittenEvent: Equatable, Sendable {
     }
 }
 
-/// The calendars coolcal wrote accepted invitations into, and what each inbox entry's
-/// answer is.
+/// The calendars coolcal wrote accepted invitations into.
 extension StateStore {
     /// Remembers (or updates) what was written for `event.inviteID` into `event.calendar`.
     package func recordWritten(_ event: WrittenEvent) throws {
@@ -60,23 +59,6 @@ extension StateStore {
         try database.transaction {
             try database.prepare("DELETE FROM written_events WHERE invite_id = ?1 AND calendar = ?2")
                 .run([.text(inviteID), .text(calendar)])
-        }
-    }
-
-    /// Each invitation's answer as the inbox marks it: the latest accept, decline or
-    /// tentative; else `.comment` when it was only commented on; absent when unanswered
-    /// (or moved where I am busy since the last answer: `reopen`).
-    package func answers() throws -> [String: Answer] {
-        try database.transaction(.deferred) {
-            var latest: [String: Answer] = [:]
-            _ = try database.prepare("""
-                SELECT r.invite_id, r.answer FROM responses r LEFT JOIN invitations i ON i.id = r.invite_id
-                WHERE i.reopened_at IS NULL ORDER BY r.id
-                """).rows { row -> Void in
-                guard let id = row.text(0), let answer = row.text(1).flatMap(Answer.init(rawValue:)) else { return }
-                if answer != .comment || latest[id] == nil { latest[id] = answer }
-            }
-            return latest
         }
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import CoolcalModel
 import CoolcalSupport
 
-/// The app's memory in `--state DIR`: inbox, answers, badge and RSVP outbox, in one
-/// SQLite database (`state.db`, WAL).
+/// The app's memory in `--state DIR`, in one SQLite database (`state.db`, WAL): its
+/// files and schema, and the answers given (`StateStore+Answers`) and the events written
+/// for them (`StateStore+Written`); beside it, small stores on the same connection, one
+/// per concept: `inbox`, `badge`, `outbox`, `mailReplies`, `senders`, `spools`, ….
 ///
 /// Each `StateStore` is one connection, used from one thread; many stores, in one
 /// process or in several coolcal processes, may share a directory at once. Every
@@ -141,12 +143,18 @@ package final class StateStore {
                       .row { (Int($0.int(0)), Int($0.int(1))) } ?? (0, 0)
               })
         else { return }
-        if version > migrations.count {
-            throw StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
-        }
+        if let refusal = newer(version, path: path) { throw refusal }
         if version == 0 && tables > 0 {
             throw StateError(kind: .cannotCreate, path: path, message: "not a coolcal state database; not modified")
         }
+    }
+
+    /// The refusal (73) of a state whose schema is newer than the `supported` steps: what
+    /// every coolcal checks on open, so an older one refuses a state a newer one upgraded.
+    package static func newer(_ version: Int, supported: Int = migrations.count, path: String) -> StateError? {
+        version > supported
+            ? StateError(kind: .cannotCreate, path: path, message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
+            : nil
     }
 
     /// Runs the missing schema steps in one write transaction, so two coolcals opening
@@ -156,25 +164,37 @@ package final class StateStore {
         if try database.retrying({ try schemaVersion() }) == Self.migrations.count { return }
         try database.transaction(.immediate) {
             let version = try schemaVersion()
-            guard version <= Self.migrations.count else {
-                throw StateError(kind: .cannotCreate, path: databasePath,
-                                 message: "written by a newer coolcal (schema \(version)); upgrade coolcal")
-            }
+            if let refusal = Self.newer(version, path: databasePath) { throw refusal }
             guard version < Self.migrations.count else { return }
             for step in Self.migrations[version...] { try database.execute(step) }
             try database.execute("PRAGMA user_version = \(Self.migrations.count)")
         }
     }
 
+    // MARK: The stores on this connection
+
+    /// The inbox of received invitations.
+    package var inbox: InboxTable { InboxTable(database: database, path: databasePath) }
+    /// The app icon's badge count.
+    package var badge: Badge { Badge(database: database) }
+    /// The requests waiting for the server or a sendmail.
+    package var outbox: Outbox { Outbox(database: database, path: databasePath) }
+    /// The answers mailed, or to be mailed, once per version.
+    package var mailReplies: MailReplies { MailReplies(database: database) }
+
     // MARK: Row helpers
 
-    /// Reads back a time stored as `OccurrenceTime.jsonString`.
-    package func time(_ text: String?, column: String, id: String) throws -> OccurrenceTime {
+    /// Reads back a time stored as `OccurrenceTime.jsonString`; a damaged one is the
+    /// error of the database at `path`.
+    package static func time(_ text: String?, column: String, id: String, path: String) throws -> OccurrenceTime {
         guard let text, let time = try? InviteDate.parse(text) else {
-            throw StateError(kind: .io, path: databasePath,
-                             message: "damaged state: \(column) of '\(id)' is '\(text ?? "NULL")'")
+            throw StateError(kind: .io, path: path, message: "damaged state: \(column) of '\(id)' is '\(text ?? "NULL")'")
         }
         return time
+    }
+
+    func time(_ text: String?, column: String, id: String) throws -> OccurrenceTime {
+        try Self.time(text, column: column, id: id, path: databasePath)
     }
 
     package static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }

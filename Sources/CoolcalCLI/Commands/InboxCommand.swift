@@ -48,16 +48,16 @@ package struct InboxCommand: CommandUnit, Equatable {
         let store = try answers.open()
         let text = InboxText(style: settings.style, now: settings.now)
         if let open {
-            guard let found = try store.entry(named: open), try store.markRead(id: found.id),
-                  let entry = try store.inbox().first(where: { $0.id == found.id }) else {
+            guard let found = try store.inbox.entry(named: open), try store.inbox.markRead(id: found.id),
+                  let entry = try store.inbox.entries().first(where: { $0.id == found.id }) else {
                 throw InputFileError(kind: .missing, path: open, reason: "no " + InviteOperand.notInInbox)
             }
             context.out.write(common.json ? JSONWriter.string(InboxText.json(entry)) : text.render(entry))
         } else {
-            let entries = try store.inbox().filter {
+            let entries = try store.inbox.entries().filter {
                 (!unreadOnly || !$0.read) && (!unansweredOnly || $0.isUnanswered) && (!heldOnly || $0.held != nil)
             }
-            try store.resetBadge()
+            try store.badge.reset()
             if heldOnly && entries.isEmpty && !common.json {
                 context.out.write("Nothing is held for you\n")
             } else if unansweredOnly && entries.isEmpty && !common.json {

@@ -87,7 +87,7 @@ package struct NotifyCommand: CommandUnit, Equatable {
             // separators, and cut (the payload's own `title` is left as it came).
             set(&alert, "body", .string(PrintableText.title(invite.title) + "\n" + range))
             set(&aps, "alert", .object(alert))
-            _ = try store.recordInvitation(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
+            _ = try store.inbox.record(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
         } catch let error as InviteError {
             diagnostics.warn("\(error); shown as a plain notification")
             plain = true
@@ -103,9 +103,9 @@ package struct NotifyCommand: CommandUnit, Equatable {
         if plain { set(&aps, "category", .string("")) }
         switch aps.first(where: { $0.0 == "badge" })?.1 {
         case .int(let n)? where n > 0:
-            set(&aps, "badge", .int(Int64(try store.addBadge(Int(clamping: n)))))
+            set(&aps, "badge", .int(Int64(try store.badge.add(Int(clamping: n)))))
         case .int(0)?:
-            try store.resetBadge()
+            try store.badge.reset()
         default:
             break
         }
@@ -124,7 +124,7 @@ package struct NotifyCommand: CommandUnit, Equatable {
         let answers = try context.answers
         _ = try answers.server()
         let store = try answers.open()
-        _ = try store.recordInvitation(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
+        _ = try store.inbox.record(invite, payload: String(decoding: data, as: UTF8.self), at: settings.now)
         var plain = false
         for calendar in calendars {
             do {
@@ -136,7 +136,7 @@ package struct NotifyCommand: CommandUnit, Equatable {
         }
         let dates = DateText(style: settings.style)
         let range = dates.short(start: invite.start, end: invite.end) + "\n" + dates.zoneLine
-        let badge = try store.addBadge(1)
+        let badge = try store.badge.add(1)
         var payload: [(String, JSONValue)] = [
             ("aps", .object([
                 ("alert", .object([("title", .string(PrintableText.title(mail?.subject ?? "You're invited"))),

@@ -50,7 +50,7 @@ package struct OutboxCommand: CommandUnit, Equatable {
 
     /// Every entry, as text or JSON; a failed one's line is followed by how to retry.
     private func list(_ store: StateStore, _ context: RunContext) throws -> ExitStatus {
-        let entries = try store.outbox()
+        let entries = try store.outbox.entries()
         let out = context.out
         if common.json {
             out.write(JSONWriter.string(.object([("outbox", .array(entries.map(Self.json)))])))
@@ -102,14 +102,14 @@ package struct OutboxCommand: CommandUnit, Equatable {
     private func flush(_ store: StateStore, _ context: RunContext) throws -> ExitStatus {
         let answers = try context.answers
         let server = try answers.server()
-        let mail = try store.outbox().filter { $0.channel == .mail }
+        let mail = try store.outbox.entries().filter { $0.channel == .mail }
         let mailWaiting = mail.contains { $0.state != .failed }
         // Mail needs no server: without one, the mail line is the report (also of nothing).
         let sendmail = mailWaiting ? try answers.sendmail() : nil
         let s = try answers.drainer(store, server, sendmail: sendmail)
             .drain(lockTimeout: try context.settings.lockTimeout, now: try context.settings.now, backoff: false)
         answers.warnAboutResent(s)
-        let left = try store.outbox()
+        let left = try store.outbox.entries()
         let failed = { (channel: OutboxChannel) in left.filter { $0.channel == channel && $0.state == .failed }.count }
         let hint = { (n: Int) in n > 0 ? " (coolcal outbox retry)" : "" }
         if server != nil {
@@ -142,7 +142,7 @@ package struct OutboxCommand: CommandUnit, Equatable {
 
     /// Queues failed entries again (all, or one key or invitation's); sends nothing.
     private func retry(_ selector: String?, _ store: StateStore, _ context: RunContext) throws -> ExitStatus {
-        let count = try store.retryFailed(selector)
+        let count = try store.outbox.retryFailed(selector)
         if count == 0, let selector {
             throw NoSuchEntry(message: "no failed entry in the outbox has the key or invitation id '\(PrintableText.clean(selector, keepNewlines: false))' (see 'coolcal outbox')")
         }

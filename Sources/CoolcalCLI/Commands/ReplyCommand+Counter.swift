@@ -48,7 +48,7 @@ extension ReplyCommand {
         let attendee = CounterDecision.proposer(file)
         // Held (not an attendee of your event, failed authentication): never mailed to.
         let answers = try context.answers
-        if answers.hasState, let held = try answers.open().entry(named: self.invite)?.held {
+        if answers.hasState, let held = try answers.open().inbox.entry(named: self.invite)?.held {
             throw InviteError(file: invite.source, message: "is held (\(held.rawValue)): its sender is not one coolcal answers; nothing is printed or mailed")
         }
         let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in

@@ -47,7 +47,7 @@ package struct ReviewCommand: CommandUnit, Equatable {
             scan.buffer = buffer
             try scan.run(report: { _ in })
         }
-        let entries = try answers.open().inbox().filter(\.isUnanswered)
+        let entries = try answers.open().inbox.entries().filter(\.isUnanswered)
         guard !entries.isEmpty else {
             context.say("no unanswered invitations")
             return .ok

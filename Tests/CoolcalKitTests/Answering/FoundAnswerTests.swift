@@ -8,7 +8,7 @@ import Testing
 /// not schedule it, so the mail rules apply to its answer.
 @Suite struct FoundAnswerTests {
     func entry(_ lines: [String]) -> InboxEntry {
-        InboxEntry(id: "u", title: "T", start: .instant(0), end: .instant(3600), allDay: false,
+        InboxEntry(id: "u", title: .event("T"), start: .instant(0), end: .instant(3600), allDay: false,
                    payload: (["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:u"] + lines + ["END:VEVENT", "END:VCALENDAR", ""]).joined(separator: "\r\n"),
                    receivedAt: Date(), read: false, foundIn: "work")
     }

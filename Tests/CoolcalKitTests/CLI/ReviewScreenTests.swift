@@ -11,7 +11,7 @@ import Testing
 
     static var style: TextStyle { TextStyle(locale: Locale(identifier: "en_US_POSIX"), zone: TimeZone(identifier: "UTC")!,
                                  color: false, unicode: false, terminal: true) }
-    static let entry = InboxEntry(id: "12", title: "Family\u{1B}[31m Reunion", start: .instant(1_661_011_200), end: .instant(1_661_025_600),
+    static let entry = InboxEntry(id: "12", title: .event("Family\u{1B}[31m Reunion"), start: .instant(1_661_011_200), end: .instant(1_661_025_600),
                                   allDay: false, payload: "{}", receivedAt: Date(timeIntervalSince1970: 0), read: false, number: 3,
                                   mail: MailHeaders(from: "Sam <sam@example.com>", subject: "Reunion!"))
 

@@ -162,28 +162,28 @@ import Testing
 
     @Test func aVersionIsMailedOnce() throws {
         let store = try StateStore(directory: stateDirectory("mail"))
-        let first = try store.queueMailReply(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m1", at: Self.now)
+        let first = try store.mailReplies.queue(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m1", at: Self.now)
         guard case .queued(let key) = first else {
             Issue.record("not queued: \(first)")
             return
         }
-        #expect(try store.queueMailReply(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m2", at: Self.now)
+        #expect(try store.mailReplies.queue(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m2", at: Self.now)
                 == .alreadyQueued(key))
-        let entry = try #require(try store.outbox().first)
+        let entry = try #require(try store.outbox.entries().first)
         #expect(entry.channel == .mail && entry.method == "reply" && entry.answer == nil && entry.body == "m1")
-        try store.markFailed(key, reason: "exit 1")
+        try store.outbox.markFailed(key, reason: "exit 1")
         // Given again after a failure: queued again under its key.
-        #expect(try store.queueMailReply(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m3", at: Self.now)
+        #expect(try store.mailReplies.queue(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m3", at: Self.now)
                 == .queued(key))
-        #expect(try store.outbox().map(\.state) == [.queued])
-        #expect(try !store.mailReplySent(version: "u|1||ACCEPTED"))
-        try store.markDelivered(key)
-        #expect(try store.mailReplySent(version: "u|1||ACCEPTED"))
-        #expect(try store.queueMailReply(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m4", at: Self.now)
+        #expect(try store.outbox.entries().map(\.state) == [.queued])
+        #expect(try !store.mailReplies.sent(version: "u|1||ACCEPTED"))
+        try store.outbox.markDelivered(key)
+        #expect(try store.mailReplies.sent(version: "u|1||ACCEPTED"))
+        #expect(try store.mailReplies.queue(version: "u|1||ACCEPTED", responseKey: nil, inviteID: "u", message: "m4", at: Self.now)
                 == .alreadySent)
-        #expect(try store.outbox().isEmpty)
+        #expect(try store.outbox.entries().isEmpty)
         // Another version, or another answer, is another mail.
-        #expect(try store.queueMailReply(version: "u|2||ACCEPTED", responseKey: nil, inviteID: "u", message: "m5", at: Self.now)
+        #expect(try store.mailReplies.queue(version: "u|2||ACCEPTED", responseKey: nil, inviteID: "u", message: "m5", at: Self.now)
                 != .alreadySent)
     }
 
@@ -203,7 +203,7 @@ import Testing
                 """)
         }
         let store = try StateStore(directory: directory)
-        let entries = try store.outbox()
+        let entries = try store.outbox.entries()
         #expect(entries.count == 1)
         #expect(entries.first?.channel == .server && entries.first?.answer == .accepted && entries.first?.attempts == 2)
         #expect(try store.responses().map(\.delivery) == [.queued])

@@ -30,14 +30,14 @@ import Testing
         #expect(down.delivered == 0 && down.failed == 0 && down.queued == 2)
         #expect(down.stopReason?.contains("connection refused") == true)
         // The run stops at the first unreachable attempt instead of waiting on each entry.
-        #expect(try store.outbox().map(\.attempts) == [1, 0])
-        #expect(try store.outbox().first?.lastError?.hasPrefix("POST \(url)/invitations/1/accept: ") == true)
+        #expect(try store.outbox.entries().map(\.attempts) == [1, 0])
+        #expect(try store.outbox.entries().first?.lastError?.hasPrefix("POST \(url)/invitations/1/accept: ") == true)
 
         server = try TestHTTPServer(home: home, port: url.port ?? 0)
         let up = try drainer.drain()
         #expect(up == { var s = OutboxDrainer.Summary(); s.delivered = 2; return s }())
         #expect(try drainer.drain().delivered == 0)
-        #expect(try store.outbox().isEmpty)
+        #expect(try store.outbox.entries().isEmpty)
         #expect(try store.responses().map(\.delivery) == [.delivered, .delivered])
 
         let log = try server.requests()
@@ -60,7 +60,7 @@ import Testing
         #expect(summary.delivered == 0 && summary.failed == 0 && summary.queued == 3 && summary.stopReason == nil)
         // The decline of invitation 1 must not overtake its accept; invitation 2 is still tried.
         #expect(try server.requests().compactMap { $0["key"] as? String } == [keys[0], keys[2]])
-        let entries = try store.outbox()
+        let entries = try store.outbox.entries()
         #expect(entries.map(\.attempts) == [1, 0, 1])
         #expect(entries.allSatisfy { $0.state == .queued })
         #expect(entries[0].lastError == "HTTP 500: server says 500 second line " + String(repeating: "x", count: 172))
@@ -80,7 +80,7 @@ import Testing
         let sent = try #require(try server.requests().first?["authorization"] as? String)
         let token = String(sent.dropFirst("Basic ".count))
         #expect(token == Data("alice:s3cret-pw".utf8).base64EncodedString(), "the request did carry it: \(sent)")
-        let error = try #require(try store.outbox().first?.lastError)
+        let error = try #require(try store.outbox.entries().first?.lastError)
         #expect(error.hasPrefix("HTTP 400: bad request; you sent Authorization: ***"), "\(error)")
         #expect(!error.contains(token) && !error.contains("s3cret-pw"), "\(error)")
     }
@@ -95,7 +95,7 @@ import Testing
         let drainer = OutboxDrainer(store: store, server: server.url, requestTimeout: 1, resourceTimeout: 3)
         let summary = try drainer.drain()
         #expect(summary.failed == 1 && summary.queued == 0 && !summary.denied)
-        let entry = try #require(try store.outbox().first)
+        let entry = try #require(try store.outbox.entries().first)
         #expect(entry.state == .failed && entry.attempts == 1)
         // The reason is the status and the first 200 bytes of the body, on one line.
         let reason = try #require(entry.lastError)
@@ -144,7 +144,7 @@ import Testing
         #expect(elapsed >= 1 && elapsed < 30, "took \(elapsed) s")
         #expect(summary.delivered == 0 && summary.queued == 2)
         #expect(summary.stopReason?.hasSuffix("/invitations/1/accept: timed out after 1 s") == true)
-        #expect(try store.outbox().map(\.attempts) == [1, 0])
+        #expect(try store.outbox.entries().map(\.attempts) == [1, 0])
         #expect(try server.requests().count == 1)
     }
 
@@ -221,7 +221,7 @@ import Testing
         #expect(group.wait(timeout: .now() + 30) == .success)
         #expect(errors.all.isEmpty)
         #expect(try server.requests().compactMap { $0["key"] as? String } == keys)
-        #expect(try store.outbox().isEmpty)
+        #expect(try store.outbox.entries().isEmpty)
     }
 
     @Test func requestURLs() throws {

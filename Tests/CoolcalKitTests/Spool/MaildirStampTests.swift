@@ -158,7 +158,7 @@ import CoolcalMail
         try box.settle()
 
         // An answer waiting in the outbox: a run with nothing new still delivers it.
-        try box.elsewhere { try $0.queueMailReply(version: "v1", responseKey: nil, inviteID: "i1", message: "To: a@example.org\n\nx\n", at: Date()) }
+        try box.elsewhere { try $0.mailReplies.queue(version: "v1", responseKey: nil, inviteID: "i1", message: "To: a@example.org\n\nx\n", at: Date()) }
         try box.run()
         #expect(try box.run().isEmpty)
         #expect(!box.stamped, "stamped with an answer in the outbox")

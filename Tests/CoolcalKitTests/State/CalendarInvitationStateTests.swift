@@ -14,15 +14,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StateStore(directory: dir)
         // Mailed first, then found in a calendar: one entry, the mailed payload kept.
-        try store.recordInvitation(stateInvite(.uid("both@x"), "Both"), payload: "mailed", at: at)
+        try store.inbox.record(stateInvite(.uid("both@x"), "Both"), payload: "mailed", at: at)
         var found = stateInvite(.uid("both@x"), "Both").summary
         found.foundIn = "work"
-        try store.recordInvitation(found, payload: "calendar copy", at: at)
+        try store.inbox.record(found, payload: "calendar copy", at: at)
         // Found only in a calendar.
         var only = stateInvite(.uid("only@x"), "Only").summary
         only.foundIn = "home"
-        try store.recordInvitation(only, payload: "calendar copy", at: at)
-        let entries = try store.inbox()
+        try store.inbox.record(only, payload: "calendar copy", at: at)
+        let entries = try store.inbox.entries()
         #expect(entries.count == 2)
         #expect(entries.first { $0.id == "both@x" }?.payload == "mailed")
         #expect(entries.first { $0.id == "both@x" }?.foundIn == "work")

@@ -35,7 +35,7 @@ final class ThreadErrors: Sendable {
         let dir = parent + "/nested/coolcal"
         defer { try? FileManager.default.removeItem(atPath: parent) }
         let store = try StateStore(directory: dir)
-        try store.addBadge(1)
+        try store.badge.add(1)
         #expect(try mode(dir) == 0o700)
         #expect(try mode(store.databasePath) == 0o600)
         // WAL files exist while a connection is open; they must not be readable by others.
@@ -75,16 +75,16 @@ final class ThreadErrors: Sendable {
         let dir = stateDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try StateStore(directory: dir)
-        #expect(try store.badge == 0)
-        #expect(try store.addBadge(3) == 3)
-        #expect(try store.addBadge(2) == 5)
-        #expect(try StateStore(directory: dir).badge == 5)  // persisted, seen by another connection
-        try store.resetBadge()
-        #expect(try store.badge == 0)
-        #expect(try store.addBadge(-4) == 0)  // never negative
-        #expect(try store.addBadge(7) == 7)
-        #expect(try store.addBadge(Int.max) == Int.max)  // saturates instead of overflowing
-        #expect(try store.addBadge(1) == Int.max)
+        #expect(try store.badge.count == 0)
+        #expect(try store.badge.add(3) == 3)
+        #expect(try store.badge.add(2) == 5)
+        #expect(try StateStore(directory: dir).badge.count == 5)  // persisted, seen by another connection
+        try store.badge.reset()
+        #expect(try store.badge.count == 0)
+        #expect(try store.badge.add(-4) == 0)  // never negative
+        #expect(try store.badge.add(7) == 7)
+        #expect(try store.badge.add(Int.max) == Int.max)  // saturates instead of overflowing
+        #expect(try store.badge.add(1) == Int.max)
     }
 
     @Test func inboxIsNewestFirstWithReadFlags() throws {
@@ -93,32 +93,32 @@ final class ThreadErrors: Sendable {
         let store = try StateStore(directory: dir)
         let day = Invite(id: .uid("day@x"), title: "", start: .date(CivilDateTime(year: 2026, month: 3, day: 2)),
                          end: .date(CivilDateTime(year: 2026, month: 3, day: 3)), source: "t")
-        #expect(try store.recordInvitation(stateInvite(.number(1), "First"), payload: "{\"id\":1}", at: Date(timeIntervalSince1970: 100)))
-        #expect(try store.recordInvitation(stateInvite(.number(2), "Second"), payload: "{\"id\":2}", at: Date(timeIntervalSince1970: 200)))
-        #expect(try store.recordInvitation(day, payload: "BEGIN:VCALENDAR", at: Date(timeIntervalSince1970: 150)))
-        #expect(try store.inbox().map(\.id) == ["2", "day@x", "1"])
-        #expect(try store.inbox().allSatisfy { !$0.read })
+        #expect(try store.inbox.record(stateInvite(.number(1), "First"), payload: "{\"id\":1}", at: Date(timeIntervalSince1970: 100)))
+        #expect(try store.inbox.record(stateInvite(.number(2), "Second"), payload: "{\"id\":2}", at: Date(timeIntervalSince1970: 200)))
+        #expect(try store.inbox.record(day, payload: "BEGIN:VCALENDAR", at: Date(timeIntervalSince1970: 150)))
+        #expect(try store.inbox.entries().map(\.id) == ["2", "day@x", "1"])
+        #expect(try store.inbox.entries().allSatisfy { !$0.read })
 
-        let allDay = try #require(try store.entry(id: "day@x"))
-        #expect(allDay.allDay && allDay.title.isEmpty && allDay.start == day.start && allDay.end == day.end)
+        let allDay = try #require(try store.inbox.entry(id: "day@x"))
+        #expect(allDay.allDay && allDay.title == .event("") && allDay.start == day.start && allDay.end == day.end)
         #expect(allDay.payload == "BEGIN:VCALENDAR")
-        #expect(try store.entry(id: "1")?.start == stateInvite(.number(1)).start)
-        #expect(try store.entry(id: "nope") == nil)
+        #expect(try store.inbox.entry(id: "1")?.start == stateInvite(.number(1)).start)
+        #expect(try store.inbox.entry(id: "nope") == nil)
 
-        #expect(try store.markRead(id: "1"))
-        #expect(try store.markRead(id: "1"))  // already read: still found
-        #expect(try !store.markRead(id: "nope"))
-        #expect(try store.inbox().map(\.read) == [false, false, true])
+        #expect(try store.inbox.markRead(id: "1"))
+        #expect(try store.inbox.markRead(id: "1"))  // already read: still found
+        #expect(try !store.inbox.markRead(id: "nope"))
+        #expect(try store.inbox.entries().map(\.read) == [false, false, true])
 
         // The same payload again is not news; a changed one is, and moves to the top unread.
-        #expect(try !store.recordInvitation(stateInvite(.number(1), "First"), payload: "{\"id\":1}", at: Date(timeIntervalSince1970: 300)))
-        #expect(try store.entry(id: "1")?.read == true)
-        #expect(try !store.recordInvitation(stateInvite(.number(1), "Moved", hour: 15), payload: "{\"id\":1,\"v\":2}",
+        #expect(try !store.inbox.record(stateInvite(.number(1), "First"), payload: "{\"id\":1}", at: Date(timeIntervalSince1970: 300)))
+        #expect(try store.inbox.entry(id: "1")?.read == true)
+        #expect(try !store.inbox.record(stateInvite(.number(1), "Moved", hour: 15), payload: "{\"id\":1,\"v\":2}",
                                             at: Date(timeIntervalSince1970: 400)))
-        let moved = try #require(try store.inbox().first)
-        #expect(moved.id == "1" && moved.title == "Moved" && !moved.read && moved.receivedAt.timeIntervalSince1970 == 400)
+        let moved = try #require(try store.inbox.entries().first)
+        #expect(moved.id == "1" && moved.title == .event("Moved") && !moved.read && moved.receivedAt.timeIntervalSince1970 == 400)
         #expect(moved.start == stateInvite(.number(1), hour: 15).start)
-        #expect(try store.inbox().count == 3)
+        #expect(try store.inbox.entries().count == 3)
     }
 
     @Test func answersAreQueuedWithStableKeys() throws {
@@ -132,12 +132,12 @@ final class ThreadErrors: Sendable {
         #expect(first.isNew && first.queued && first.key.hasPrefix("coolcal-accept-12-"))
         let again = try store.recordAnswer(.accepted, for: invite, comment: nil, at: Date(timeIntervalSince1970: 20), queueFor: server)
         #expect(again == RecordedAnswer(key: first.key, isNew: false, queued: true))
-        #expect(try store.outbox().count == 1)
+        #expect(try store.outbox.entries().count == 1)
 
         // Changing one's mind is a new answer, queued after the first.
         let decline = try store.recordAnswer(.declined, for: invite, comment: "sorry", at: Date(timeIntervalSince1970: 30), queueFor: server)
         #expect(decline.isNew && decline.key != first.key)
-        let outbox = try store.outbox()
+        let outbox = try store.outbox.entries()
         #expect(outbox.map(\.key) == [first.key, decline.key])
         #expect(outbox.map(\.answer) == [.accepted, .declined])
         #expect(outbox.map(\.body) == ["{}", #"{"comment":"sorry"}"#])
@@ -147,7 +147,7 @@ final class ThreadErrors: Sendable {
         let local = try store.recordAnswer(.comment, for: stateInvite(.uid("u@x"), "Early", hour: 1), comment: "hi",
                                            at: Date(timeIntervalSince1970: 40), queueFor: nil)
         #expect(local.isNew && !local.queued)
-        #expect(try store.outbox().count == 2)
+        #expect(try store.outbox.entries().count == 2)
 
         let responses = try store.responses()
         #expect(responses.map(\.inviteID) == ["u@x", "12", "12"])  // by start, then when answered
@@ -164,21 +164,21 @@ final class ThreadErrors: Sendable {
         let a = try store.recordAnswer(.accepted, for: stateInvite(.number(1)), comment: nil, at: Date(), queueFor: server)
         let b = try store.recordAnswer(.declined, for: stateInvite(.number(2)), comment: nil, at: Date(), queueFor: server)
 
-        #expect(try store.recordAttempt(a.key, error: "connection refused"))
-        #expect(try store.recordAttempt(a.key, error: "timed out"))
-        #expect(try store.markFailed(b.key, reason: "HTTP 404: gone"))
-        var entries = try store.outbox()
+        #expect(try store.outbox.recordAttempt(a.key, error: "connection refused"))
+        #expect(try store.outbox.recordAttempt(a.key, error: "timed out"))
+        #expect(try store.outbox.markFailed(b.key, reason: "HTTP 404: gone"))
+        var entries = try store.outbox.entries()
         #expect(entries.map(\.attempts) == [2, 1])
         #expect(entries.map(\.state) == [.queued, .failed])
         #expect(entries.map(\.lastError) == ["timed out", "HTTP 404: gone"])
 
-        #expect(try store.markDelivered(a.key))
-        #expect(try !store.markDelivered(a.key))
-        #expect(try store.outbox().map(\.key) == [b.key])
+        #expect(try store.outbox.markDelivered(a.key))
+        #expect(try !store.outbox.markDelivered(a.key))
+        #expect(try store.outbox.entries().map(\.key) == [b.key])
         // Repeating a delivered answer sends nothing; repeating a refused one retries it.
         #expect(try store.recordAnswer(.accepted, for: stateInvite(.number(1)), comment: nil, at: Date(), queueFor: server).queued == false)
         #expect(try store.recordAnswer(.declined, for: stateInvite(.number(2)), comment: nil, at: Date(), queueFor: server).queued)
-        entries = try store.outbox()
+        entries = try store.outbox.entries()
         #expect(entries.map(\.key) == [b.key] && entries[0].state == .queued)
         #expect(try store.responses().map(\.delivery) == [.delivered, .queued])
     }
@@ -195,7 +195,7 @@ final class ThreadErrors: Sendable {
         }
         #expect(error.message == "disk on fire" && error.file == store.databasePath && error.sql != nil)
         #expect(try store.responses().isEmpty)
-        #expect(try store.outbox().isEmpty)
+        #expect(try store.outbox.entries().isEmpty)
 
         // Any error thrown by the body rolls back what it wrote.
         struct Boom: Error {}
@@ -205,7 +205,7 @@ final class ThreadErrors: Sendable {
                 throw Boom()
             }
         }
-        #expect(try store.badge == 0)
+        #expect(try store.badge.count == 0)
     }
 
     @Test func busyIsRetriedAndThenReportedWithoutJargon() throws {
@@ -215,7 +215,7 @@ final class ThreadErrors: Sendable {
         try holder.database.execute("BEGIN IMMEDIATE")
         let impatient = try StateStore(directory: dir, busyTimeout: 0.05, retryWindow: 0.3)
         let started = Date()
-        let error = try #require(throws: SQLiteError.self) { try impatient.addBadge(1) }
+        let error = try #require(throws: SQLiteError.self) { try impatient.badge.add(1) }
         #expect(Date().timeIntervalSince(started) < 5)
         #expect(error.kind == .busy && error.file == impatient.databasePath)
         #expect(!error.description.contains("database is locked"))
@@ -227,7 +227,7 @@ final class ThreadErrors: Sendable {
         let done = DispatchSemaphore(value: 0)
         let errors = ThreadErrors()
         Thread {
-            do { _ = try StateStore(directory: dir, busyTimeout: 0.05, retryWindow: 10).addBadge(2) }
+            do { _ = try StateStore(directory: dir, busyTimeout: 0.05, retryWindow: 10).badge.add(2) }
             catch { errors.add(String(reflecting: error)) }
             done.signal()
         }.start()
@@ -235,7 +235,7 @@ final class ThreadErrors: Sendable {
         try holder.database.execute("COMMIT")
         #expect(done.wait(timeout: .now() + 15) == .success)
         #expect(errors.all.isEmpty)
-        #expect(try holder.badge == 2)
+        #expect(try holder.badge.count == 2)
     }
 
     @Test func eightConnectionsWritingAtOnceLoseNothing() throws {
@@ -252,8 +252,8 @@ final class ThreadErrors: Sendable {
                     let store = try StateStore(directory: dir)
                     for row in 0..<50 {
                         let invite = stateInvite(.uid("w\(worker)-r\(row)"), "T\(row)", hour: Int64(row))
-                        try store.recordInvitation(invite, payload: "{}", at: Date())
-                        try store.addBadge(1)
+                        try store.inbox.record(invite, payload: "{}", at: Date())
+                        try store.badge.add(1)
                         if row % 5 == 0 {
                             try store.recordAnswer(.accepted, for: invite, comment: nil, at: Date(), queueFor: server)
                         }
@@ -266,9 +266,9 @@ final class ThreadErrors: Sendable {
         #expect(group.wait(timeout: .now() + 120) == .success)
         #expect(errors.all.isEmpty)
         let store = try StateStore(directory: dir)
-        #expect(try Set(store.inbox().map(\.id)).count == 400)
-        #expect(try store.badge == 400)  // no lost update between read and write
+        #expect(try Set(store.inbox.entries().map(\.id)).count == 400)
+        #expect(try store.badge.count == 400)  // no lost update between read and write
         #expect(try store.responses().count == 80)
-        #expect(try Set(store.outbox().map(\.key)).count == 80)
+        #expect(try Set(store.outbox.entries().map(\.key)).count == 80)
     }
 }

@@ -55,14 +55,14 @@ import Testing
         let kept = try store.responses()
         #expect(kept.map(\.key) == ["k-accept"])
         #expect(kept.first?.mail == .queued, "the mail reply still points at its answer")
-        #expect(try store.outbox().map(\.method) == ["accept", "reply"])
+        #expect(try store.outbox.entries().map(\.method) == ["accept", "reply"])
         // What step 4 adds: the tentative answer, queued as such, and the written events.
         let invite = stateInvite(.number(12), "Family Reunion")
         let tentative = try store.recordAnswer(.tentative, for: invite, comment: nil, at: Date(timeIntervalSince1970: 200),
                                                queueFor: URL(string: "http://127.0.0.1:9"))
         #expect(tentative.isNew && tentative.queued)
-        #expect(try store.outbox().map(\.method) == ["accept", "reply", "tentative"])
-        #expect(try store.answers() == ["12": .tentative])
+        #expect(try store.outbox.entries().map(\.method) == ["accept", "reply", "tentative"])
+        #expect(try store.inbox.answers() == ["12": .tentative])
         let written = WrittenEvent(inviteID: "12", calendar: "/cal/work.ics", uid: "coolcal-invite-12@h", hash: "0123456789abcdef",
                                    answer: .tentative, writtenAt: Date(timeIntervalSince1970: 200))
         try store.recordWritten(written)

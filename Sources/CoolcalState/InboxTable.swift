@@ -1,8 +1,14 @@
 import Foundation
 import CoolcalModel
 
-/// The inbox of received invitations and the badge count.
-extension StateStore {
+/// The inbox of received invitations: the state's `invitations` table, with each entry's
+/// answer mark and where its event stands (`InboxStates`). One of the small stores over
+/// the state's one connection (`StateStore.inbox`).
+package struct InboxTable {
+    let database: SQLiteDatabase
+    /// The database file, named by a damaged row's error.
+    let path: String
+
     /// Records a received invitation.
     ///
     /// A re-sent invitation (same id) with a different payload replaces the stored
@@ -10,7 +16,7 @@ extension StateStore {
     /// same payload again changes nothing.
     /// - Returns: true when the invitation was not in the inbox before.
     @discardableResult
-    package func recordInvitation(_ invite: InvitationSummary, payload: String, at date: Date) throws -> Bool {
+    package func record(_ invite: InvitationSummary, payload: String, at date: Date) throws -> Bool {
         let id = invite.id
         let mail = { (value: String?) -> SQLiteValue in value.map(SQLiteValue.text) ?? .null }
         let values: [SQLiteValue] = [
@@ -18,6 +24,8 @@ extension StateStore {
             .integer(invite.allDay ? 1 : 0), .text(payload), .real(date.timeIntervalSince1970),
             mail(invite.mail?.from), mail(invite.mail?.subject), mail(invite.mail?.messageID),
             mail(invite.organizer), .text(invite.kind.rawValue), mail(invite.foundIn),
+            .text(invite.inboxTitle.storedKind), mail(invite.kind == .reply ? invite.partstat : nil),
+            mail(invite.kind == .reply ? InboxTitle.storedDelegates(invite.delegatedTo) : nil),
         ]
         return try database.transaction {
             let row = try database.prepare("SELECT payload, found_in FROM invitations WHERE id = ?1")
@@ -27,8 +35,9 @@ extension StateStore {
             case .none:
                 try database.prepare("""
                     INSERT INTO invitations (id, title, start, "end", all_day, payload, received_at, read,
-                                             mail_from, mail_subject, mail_message_id, organizer, kind, found_in)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12, ?13)
+                                             mail_from, mail_subject, mail_message_id, organizer, kind, found_in,
+                                             title_kind, partstat, delegated_to)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                     """).run(values)
                 return true
             case .some where invite.foundIn != nil && row?.mailed == true:
@@ -40,7 +49,8 @@ extension StateStore {
                 try database.prepare("""
                     UPDATE invitations SET title = ?2, start = ?3, "end" = ?4, all_day = ?5, payload = ?6,
                     received_at = ?7, read = 0, mail_from = ?8, mail_subject = ?9, mail_message_id = ?10,
-                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0, found_in = COALESCE(?13, found_in) WHERE id = ?1
+                    organizer = ?11, kind = ?12, held = NULL, dismissed = 0, found_in = COALESCE(?13, found_in),
+                    title_kind = ?14, partstat = ?15, delegated_to = ?16 WHERE id = ?1
                     """).run(values)
                 return false
             case .some:
@@ -55,13 +65,13 @@ extension StateStore {
         }
     }
 
-    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in"#
+    private static let inboxColumns = #"id, title, start, "end", all_day, payload, received_at, read, rowid, mail_from, mail_subject, mail_message_id, held, kind, organizer, dismissed, found_in, title_kind, partstat, delegated_to"#
 
     /// Every invitation, newest first (ties: the later recorded first).
-    package func inbox() throws -> [InboxEntry] {
+    package func entries() throws -> [InboxEntry] {
         try database.transaction(.deferred) {
             let marks = try answers()
-            let untold = try untoldAnswers()
+            let untold = try MailReplies(database: database).untold()
             var entries = try database.prepare("SELECT \(Self.inboxColumns) FROM invitations ORDER BY received_at DESC, rowid DESC")
                 .rows { row in
                     var entry = try inboxEntry(row)
@@ -124,10 +134,13 @@ extension StateStore {
     private func inboxEntry(_ row: SQLiteStatement) throws -> InboxEntry {
         let id = row.text(0) ?? ""
         return InboxEntry(
-            id: id, title: row.text(1) ?? "",
-            start: try time(row.text(2), column: "start", id: id), end: try time(row.text(3), column: "end", id: id),
+            id: id,
+            title: InboxTitle.stored(kind: row.text(17), title: row.text(1) ?? "", attendee: row.text(14),
+                                     partstat: row.text(18), delegatedTo: row.text(19)),
+            start: try StateStore.time(row.text(2), column: "start", id: id, path: path),
+            end: try StateStore.time(row.text(3), column: "end", id: id, path: path),
             allDay: row.int(4) != 0, payload: row.text(5) ?? "",
-            receivedAt: Self.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),
+            receivedAt: StateStore.date(row.double(6)), read: row.int(7) != 0, number: row.int(8),
             mail: row.text(9) == nil && row.text(10) == nil && row.text(11) == nil
                 ? nil : MailHeaders(from: row.text(9), subject: row.text(10), messageID: row.text(11)),
             held: row.text(12).flatMap(HeldReason.init(rawValue:)),
@@ -135,35 +148,30 @@ extension StateStore {
             dismissed: row.int(15) != 0, foundIn: row.text(16))
     }
 
-    // MARK: Badge
+    /// An organizer's update moved the event where I am busy and my PARTSTAT went back to
+    /// NEEDS-ACTION: the entry is unanswered (`answer` nil, `state` updated) until the
+    /// next accept, decline or tentative.
+    package func reopen(id: String, at date: Date) throws {
+        try database.transaction {
+            try database.prepare("UPDATE invitations SET reopened_at = ?2 WHERE id = ?1")
+                .run([.text(id), .real(date.timeIntervalSince1970)])
+        }
+    }
 
-    /// The stored badge count (never negative).
-    package var badge: Int {
-        get throws {
-            try database.transaction(.deferred) {
-                try Int(database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0)
+    /// Each invitation's answer as the inbox marks it: the latest accept, decline or
+    /// tentative; else `.comment` when it was only commented on; absent when unanswered
+    /// (or moved where I am busy since the last answer: `reopen`).
+    package func answers() throws -> [String: Answer] {
+        try database.transaction(.deferred) {
+            var latest: [String: Answer] = [:]
+            _ = try database.prepare("""
+                SELECT r.invite_id, r.answer FROM responses r LEFT JOIN invitations i ON i.id = r.invite_id
+                WHERE i.reopened_at IS NULL ORDER BY r.id
+                """).rows { row -> Void in
+                guard let id = row.text(0), let answer = row.text(1).flatMap(Answer.init(rawValue:)) else { return }
+                if answer != .comment || latest[id] == nil { latest[id] = answer }
             }
-        }
-    }
-
-    /// Adds `n` to the badge inside one write transaction, so two notifications that
-    /// arrive together both count. The total saturates instead of overflowing and
-    /// never goes below zero. - Returns: the new total.
-    @discardableResult
-    package func addBadge(_ n: Int) throws -> Int {
-        try database.transaction {
-            let current = try database.prepare("SELECT count FROM badge WHERE id = 1").row { $0.int(0) } ?? 0
-            let (sum, overflow) = current.addingReportingOverflow(Int64(n))
-            let total = max(0, overflow ? (n > 0 ? Int64.max : 0) : sum)
-            try database.prepare("INSERT OR REPLACE INTO badge (id, count) VALUES (1, ?1)").run([.integer(total)])
-            return Int(total)
-        }
-    }
-
-    /// Sets the badge to zero (payload `badge: 0`, or viewing the inbox).
-    package func resetBadge() throws {
-        try database.transaction {
-            try database.prepare("INSERT OR REPLACE INTO badge (id, count) VALUES (1, 0)").run()
+            return latest
         }
     }
 }

@@ -1,10 +1,16 @@
 import Foundation
 
-/// The RSVP outbox as the drainer sees it. Entries leave it only when the server
-/// acknowledged them, so a crash or an unreachable server loses nothing.
-extension StateStore {
+/// The RSVP outbox as the drainer sees it (`StateStore.outbox`). Entries leave it only
+/// when the server acknowledged them, so a crash or an unreachable server loses nothing.
+/// Answers are queued with their record (`StateStore.recordAnswer`), mail replies by
+/// `MailReplies`.
+package struct Outbox {
+    let database: SQLiteDatabase
+    /// The database file, named by a damaged row's error.
+    let path: String
+
     /// Every outbox entry, queued and failed, in the order they were queued.
-    package func outbox() throws -> [OutboxEntry] {
+    package func entries() throws -> [OutboxEntry] {
         try database.transaction(.deferred) {
             try database.prepare("""
                 SELECT id, idempotency_key, method, invite_id, body, created_at, attempts, last_error, state, channel,
@@ -16,13 +22,13 @@ extension StateStore {
                 let answer = row.text(2).flatMap(Answer.init(method:))
                 guard let channel, let state = row.text(8).flatMap(OutboxEntry.State.init(rawValue:)),
                       channel == .mail ? row.text(2) == "reply" : answer != nil else {
-                    throw StateError(kind: .io, path: databasePath, message: "damaged state: outbox entry '\(key)'")
+                    throw StateError(kind: .io, path: path, message: "damaged state: outbox entry '\(key)'")
                 }
                 return OutboxEntry(sequence: row.int(0), key: key, answer: answer, channel: channel, inviteID: row.text(3) ?? "",
-                                   body: row.text(4) ?? "{}", createdAt: Self.date(row.double(5)),
+                                   body: row.text(4) ?? "{}", createdAt: StateStore.date(row.double(5)),
                                    attempts: Int(row.int(6)), lastError: row.text(7), state: state,
-                                   nextAttemptAt: row.isNull(10) ? nil : Self.date(row.double(10)),
-                                   retryingSince: row.isNull(11) ? nil : Self.date(row.double(11)))
+                                   nextAttemptAt: row.isNull(10) ? nil : StateStore.date(row.double(10)),
+                                   retryingSince: row.isNull(11) ? nil : StateStore.date(row.double(11)))
             }
         }
     }
