@@ -1,7 +1,7 @@
 import CoolcalModel
 import CoolcalSchedule
 
-/// `reply --counter`'s words (`CounterProposal`): that no slot was free, or, once the
+/// `reply --counter`'s words (`AnswerStore.proposeCounter`): that no slot was free, or, once the
 /// proposal is mailed, what it proposed and to whom, in local times and their zone.
 package enum CounterText {
     /// No slot of the invitation's length within `horizonDays` in `hours` (weekdays only unless `weekends`).

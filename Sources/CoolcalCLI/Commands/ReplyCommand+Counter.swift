@@ -8,17 +8,17 @@ import CoolcalSchedule
 
 /// The counter-proposal's two answers (RFC 5546 §3.2.7–3.2.8), each one workflow: the
 /// attendee's `reply --counter` proposes the first free slot of the invitation's length
-/// (or `--at`: `CounterProposal`); the organizer's `reply --decline-counter N` turns down
-/// an attendee's proposal from the inbox (`CounterDecision.decline`). Printed as
-/// iCalendar, as a whole e-mail with `--mail`, mailed with `--send`.
+/// (or `--at`: `AnswerStore.proposeCounter`); the organizer's `reply --decline-counter N`
+/// turns down an attendee's proposal from the inbox (`CounterDecision.decline`). Printed
+/// as iCalendar, as a whole e-mail with `--mail`, mailed with `--send`.
 extension ReplyCommand {
     func proposeCounter(_ file: InvitationFile, _ settings: Settings, _ context: RunContext) throws -> ExitStatus {
         let hours = self.hours ?? settings.config.hours ?? .standard
-        let request = CounterProposal.Request(
+        let request = CounterRequest(
             at: at?.time(in: SystemZone(settings.zone), allDay: file.invite.first.allDay),
             calendars: { [calendars] in try settings.calendars(calendars, command: "reply") },
             buffer: buffer, hours: hours, weekends: weekends, comment: comment, send: send, lockTimeout: settings.lockTimeout)
-        switch try CounterProposal(file: file, store: context.answers).propose(request) {
+        switch try context.answers.proposeCounter(file, request) {
         case .noSlot(let days):
             context.say(CounterText.noSlot(horizonDays: days, hours: hours, weekends: weekends))
             return .busy
