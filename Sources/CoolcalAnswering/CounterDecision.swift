@@ -10,8 +10,8 @@ import CoolcalWriting
 /// The organizer's decision on an attendee's counter-proposal (RFC 5546 §3.2.7): `accept
 /// N` on the inbox's counter entry moves the event the user organises to the proposed
 /// time (only the times; SEQUENCE + 1, `CounterChange`) and, with `--reply`, mails the
-/// updated REQUEST to every attendee (asked again, NEEDS-ACTION, when the time moved); `reply --decline-counter N` builds the
-/// DECLINECOUNTER for the one attendee who proposed.
+/// updated REQUEST to every attendee (asked again, NEEDS-ACTION, when the time moved); `reply --decline-counter N`
+/// builds the DECLINECOUNTER for the one attendee who proposed (`decline`).
 package struct CounterDecision {
     package let file: InvitationFile
     package let store: AnswerStore
@@ -80,5 +80,35 @@ package struct CounterDecision {
         }
         try store.queue(mail, responseKey: nil, inviteID: message.uid, state)
         try store.deliver(state)
+    }
+
+    /// `reply --decline-counter`: the DECLINECOUNTER for the attendee who proposed (RFC
+    /// 5546 §3.2.8), never for a held counter (its sender is not one coolcal answers: 65).
+    /// `entry`: the operand that named it (the inbox's number). With `send` it is mailed
+    /// and its inbox entry recorded as declined (`fate`: how the mail stands); else only built.
+    package func decline(entry: String, comment: String?, send: Bool, lockTimeout: TimeInterval) throws -> (mail: MailReply, fate: MailFate?) {
+        let settings = store.settings
+        let invite = file.invite
+        guard invite.isCounter else {
+            throw InviteError(file: invite.source, message: "is not a counter-proposal (METHOD:COUNTER); --decline-counter answers one from the inbox")
+        }
+        let attendee = Self.proposer(file)
+        // Held (not an attendee of your event, failed authentication): never mailed to.
+        if store.hasState, let held = try store.open().inbox.entry(named: entry)?.held {
+            throw InviteError(file: invite.source, message: "is held (\(held.rawValue)): its sender is not one coolcal answers; nothing is printed or mailed")
+        }
+        let mail = try AnswerStore.mail(command: "reply") { () throws(MailReply.Failure) in
+            try MailReply.declineCounter(file, attendee: attendee, me: settings.me, comment: comment, now: settings.now,
+                                         domain: settings.domain, name: settings.name)
+        }
+        guard send else { return (mail, nil) }
+        let record = Self.entryID(file).map { id -> SentRecord in
+            var summary = invite.summary
+            summary.id = id
+            summary.kind = .counter
+            summary.organizer = attendee
+            return .refusal(summary, comment: comment)
+        }
+        return (mail, try store.send(mail, record: record ?? .nothing, inviteID: invite.id.text, lockTimeout: lockTimeout))
     }
 }

@@ -60,6 +60,14 @@ package struct MergeItem {
         elsewhere = Array(places.dropFirst())
     }
 
+    /// What a write did (`written`, into `places`), as `merge` says it: held for the
+    /// person, ignored when stale (the calendar holds a newer version), else `code` of it.
+    mutating func said(_ written: WriteOutcome, in places: [CalendarLocation], else code: (WriteOutcome) -> OutcomeCode) {
+        write = written
+        place(places)
+        outcome = written.heldReason != nil ? .held : written.isStale ? .ignored : code(written)
+    }
+
     /// Whether a person should see it (`merge -q` prints only these).
     package var needsAPerson: Bool { [.busy, .failed, .held, .proposed].contains(outcome) || reopened }
 }

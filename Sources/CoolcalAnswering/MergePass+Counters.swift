@@ -28,23 +28,11 @@ extension MergePass {
         } else if let batch {
             let change = CounterChange(message: message, start: invite.start, end: invite.end, me: settings.me,
                                        proposer: proposer, apply: false, now: settings.now)
-            do {
-                let written = try batch.apply(change)
-                item.write = written
-                item.target = target
-                if case .absent = written, let held = strangerCounter(file, proposer: proposer) {
-                    item.write = held
-                }
-                switch item.write ?? written {
-                case .held: item.outcome = .held
-                case .stale: item.outcome = .ignored
-                case .unchanged: item.outcome = .proposed
-                default: item.outcome = .noAction
-                }
-            } catch where CalendarWriteFailure.matches(error) {
-                settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
-                failure = error
-                return nil
+            // Checked against the organizer's copy in the calendar written to, never written.
+            guard try applied(name, to: &item, { [target] in (try batch.apply(change), [target]) },
+                              else: { $0 == .unchanged ? .proposed : .noAction }) != nil else { return nil }
+            if item.write == .absent, let held = strangerCounter(file, proposer: proposer) {
+                (item.write, item.outcome) = (held, .held)
             }
         }
         var settled = Settlement(item: item, written: false)

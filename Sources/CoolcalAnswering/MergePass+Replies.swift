@@ -16,13 +16,10 @@ extension MergePass {
         let change = ReplyChange(message: message, me: settings.me, sender: CalendarAddress.sender(of: file.invite.mail))
         let version = ProtocolOrder.version(file)?.version
         var item = MergeItem(name: name, outcome: .noAction, invite: file.invite, target: target)
+        let replied = { (written: WriteOutcome) -> OutcomeCode in written == .updated ? .updated : .noAction }
         if batch == nil {
             item.reportOnly = true
-            if let previewed = preview?.outcome(change) {
-                item.write = previewed
-                item.target = target
-                item.outcome = previewed == .updated ? .updated : previewed.heldReason != nil ? .held : previewed.isStale ? .ignored : .noAction
-            }
+            if let previewed = preview?.outcome(change) { item.said(previewed, in: [target], else: replied) }
         } else if let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             item.outcome = .held
             item.write = held
@@ -32,21 +29,9 @@ extension MergePass {
             item.outcome = .ignored
             item.write = .stale("an older reply of \(answer.attendee) than one applied before")
         } else if batch != nil {
-            do {
-                let (written, places) = try homes.apply(change, window: check.finder.window(for: file.invite))
-                item.write = written
-                item.place(places)
-                switch written {
-                case .updated: (item.outcome, item.replySaid) = (.updated, change.tally.said)
-                case .held: item.outcome = .held
-                case .stale: item.outcome = .ignored
-                default: item.outcome = .noAction
-                }
-            } catch where CalendarWriteFailure.matches(error) {
-                settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
-                failure = error
-                return nil
-            }
+            let window = check.finder.window(for: file.invite)
+            guard try applied(name, to: &item, { [homes] in try homes.apply(change, window: window) }, else: replied) != nil else { return nil }
+            if item.outcome == .updated { item.replySaid = change.tally.said }
         }
         var settled = Settlement(item: item, written: item.outcome == .updated)
         guard batch != nil else { return settled }

@@ -178,43 +178,24 @@ struct MergePass {
             item.target = target
         } else if batch != nil, case .write(let partstat, let said, _, _)? = moved {
             // An update written with my PARTSTAT kept, back to NEEDS-ACTION, or DECLINED.
-            do {
-                let applied = try file.updateChange(me: settings.me, partstat: partstat).map { try homes.apply($0, window: window) }
-                let written = applied?.0 ?? .unchanged
-                item.write = written
-                item.place(applied?.1 ?? [target])
-                switch written {
-                case .held: item.outcome = .held
-                case .stale: item.outcome = .ignored
-                case .updated:
-                    item.outcome = .updated
-                    item.updateSaid = said
-                    item.reopened = partstat == "NEEDS-ACTION"
-                default:
-                    item.outcome = run.policy == .declineBusy ? .declined : .busy
-                    item.write = nil
-                }
-            } catch where CalendarWriteFailure.matches(error) {
-                settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
-                failure = error
-                return nil
+            let busy: OutcomeCode = run.policy == .declineBusy ? .declined : .busy
+            guard let written = try applied(name, not: "answered", to: &item, { [homes, target] in
+                try file.updateChange(me: settings.me, partstat: partstat).map { try homes.apply($0, window: window) } ?? (.unchanged, [target])
+            }, else: { $0 == .updated ? .updated : busy }) else { return nil }
+            if written == .updated {
+                item.updateSaid = said
+                item.reopened = partstat == "NEEDS-ACTION"
+            } else if item.outcome == busy {
+                item.write = nil
             }
         } else if accept || moved == .accept, batch != nil {
             if let warning = file.ownerWarning(me: settings.me) { settings.diagnostics.warn(warning) }
-            do {
-                let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
-                let (written, places) = try homes.apply(change, window: window)
-                wrote = (change, written)
-                // An older version than the calendar's is not an answer to record; one
-                // that may not change the stored event is held for the person.
-                item.outcome = written.heldReason != nil ? .held : written.isStale ? .ignored : .accepted
-                item.write = written
-                item.place(places)
-            } catch where CalendarWriteFailure.matches(error) {
-                settings.diagnostics.warn("\(name): not answered, left pending: \(error)")
-                failure = error
-                return nil
-            }
+            // An older version than the calendar's is not an answer to record; one that may
+            // not change the stored event is held for the person.
+            let change = file.change(me: settings.me, domain: settings.domain, now: settings.now)
+            guard let written = try applied(name, not: "answered", to: &item, { [homes] in try homes.apply(change, window: window) },
+                                            else: { _ in .accepted }) else { return nil }
+            wrote = (change, written)
             for instance in invite.checked where item.outcome == .accepted {
                 acceptedThisRun.append(occurrence(of: invite, instance))
             }
@@ -268,38 +249,28 @@ struct MergePass {
     /// could not be.
     private mutating func cancel(_ file: InvitationFile, name: String) throws -> Settlement? {
         let settings = run.store.settings
-        var outcome: WriteOutcome
-        var places = [target]
+        let change = { file.change(me: settings.me, domain: settings.domain, now: settings.now) }
+        // A cancellation of other attendees only leaves my copy as it was: no action.
+        let cancelled = { (written: WriteOutcome) -> OutcomeCode in
+            if case .othersCancelled = written { return .noAction }
+            return .cancelled
+        }
+        var item = MergeItem(name: name, outcome: .cancelled, invite: file.invite, target: target)
+        item.reportOnly = batch == nil
+        let outcome: WriteOutcome
         if batch != nil, let held = trust.failedAuthentication(file) ?? trust.noSender(file) {
             outcome = held
         } else if batch != nil {
-            do {
-                (outcome, places) = try homes.apply(file.change(me: settings.me, domain: settings.domain, now: settings.now),
-                                                    window: check.finder.window(for: file.invite))
-                // Not stored: only its From can vouch for it (a SENT-BY it writes about itself cannot).
-                if case .absent = outcome, let held = trust.identity(file) {
-                    outcome = held
-                }
-            } catch where CalendarWriteFailure.matches(error) {
-                settings.diagnostics.warn("\(name): not applied, left pending: \(error)")
-                failure = error
-                return nil
-            }
+            let window = check.finder.window(for: file.invite)
+            guard let written = try applied(name, to: &item, { [homes] in try homes.apply(change(), window: window) },
+                                            else: cancelled) else { return nil }
+            // Not stored: only its From can vouch for it (a SENT-BY it writes about itself cannot).
+            outcome = written == .absent ? trust.identity(file) ?? written : written
         } else {
-            outcome = preview?.outcome(file.change(me: settings.me, domain: settings.domain, now: settings.now)) ?? .unchanged
+            outcome = preview?.outcome(change()) ?? .unchanged
         }
-        let code: OutcomeCode
-        switch outcome {
-        case .held: code = .held
-        case .stale: code = .ignored
-        case .othersCancelled: code = .noAction
-        default: code = .cancelled
-        }
-        let known = batch != nil || preview != nil
-        var item = MergeItem(name: name, outcome: code, invite: file.invite, write: known ? outcome : nil,
-                             target: known ? target : nil)
-        if known { item.place(places) }
-        item.reportOnly = batch == nil
+        item.said(outcome, in: item.places, else: cancelled)
+        let code = item.outcome
         var settled = Settlement(item: item, written: batch != nil && code != .held)
         // Both parts in one record: only `tombstone`'s own guard keeps a held cancellation
         // from burying the event's later invitations (HeldCancellationTests).
@@ -321,9 +292,28 @@ struct MergePass {
         }
         if batch != nil {
             settled.finished = MergeFinished(name: name, failed: false, outcome: code,
-                                             note: run.notes.cancelled(code, outcome, places[0], settings.now))
+                                             note: run.notes.cancelled(code, outcome, item.target ?? target, settings.now))
         }
         return settled
+    }
+
+    /// The one way a message's change reaches the calendars: `apply` takes it in (where its
+    /// UID lives, or into the batch alone) and `item` says what became of it (`said`: the
+    /// write, where it went, held, ignored when stale, else `code` of it). Nil, with
+    /// `failure` set and the message left pending (`NAME: not VERB, left pending: …`), when
+    /// a calendar could not be written.
+    mutating func applied(_ name: String, not verb: String = "applied", to item: inout MergeItem,
+                          _ apply: () throws -> (WriteOutcome, [CalendarLocation]),
+                          else code: (WriteOutcome) -> OutcomeCode) throws -> WriteOutcome? {
+        do {
+            let (written, places) = try apply()
+            item.said(written, in: places, else: code)
+            return written
+        } catch where CalendarWriteFailure.matches(error) {
+            run.store.settings.diagnostics.warn("\(name): not \(verb), left pending: \(error)")
+            failure = error
+            return nil
+        }
     }
 
     /// Held `too long` or `too many instances a day` (`OutsizeCheck`); nil when neither.

@@ -98,10 +98,6 @@ package final class DeliverySource: MergeSource {
         return items
     }
 
-    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
-    }
-
     /// Every item of a run remembered in one commit; the parked ones then leave `parked/`.
     package func finish(_ items: [MergeFinished]) throws {
         try intake.remember(items, pending: pending)

@@ -14,7 +14,7 @@ import CoolcalSupport
 ///
 /// The run lock lives in the state directory (keyed by the real path), not in the
 /// Maildir: a mail client or delivery agent never sees coolcal's files there.
-package final class MaildirSource: MergeSource {
+package final class MaildirSource: MailboxSource {
     package let maildir: Maildir
     package let realPath: String
     /// What its messages are remembered under: the real path, or for a `--policy report`
@@ -125,10 +125,6 @@ package final class MaildirSource: MergeSource {
     /// How long a remembered message must be missing before it is forgotten.
     package static let forgetAfter: TimeInterval = 24 * 3600
 
-    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
-    }
-
     /// Every item of a run remembered in one commit. Marked first, then remembered: a
     /// crash in between processes it again (answers are idempotent), never loses it. A
     /// held one is never marked: it is the person's.
@@ -148,11 +144,6 @@ package final class MaildirSource: MergeSource {
         let base = names[name]
         try intake.remember(key: entry.key, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base)
         if let base { try intake.remember(key: "name:" + base, outcome: failed ? .failed : outcome, inviteID: entry.inviteID, name: base) }
-    }
-
-    /// A report run's items, remembered (in its own memory) as reported.
-    package func remember(reported items: [MergeFinished]) throws {
-        try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
     }
 
     /// Leaves the stamp that lets the next run see, without opening the state, that

@@ -10,7 +10,7 @@ import CoolcalSupport
 /// and calendar part under the file's real path, so later runs skip it). The file is
 /// only read, never changed (`--mark` has nothing to mark). Its run lock lives in the
 /// state directory, as a Maildir's.
-package final class MboxSource: MergeSource {
+package final class MboxSource: MailboxSource {
     package let path: String
     private let intake: MessageIntake
     private let lock: FileLock
@@ -62,18 +62,9 @@ package final class MboxSource: MergeSource {
         return items
     }
 
-    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
-    }
-
     /// Every item of a run remembered in one commit.
     package func finish(_ items: [MergeFinished]) throws {
         try intake.remember(items, pending: pending)
-    }
-
-    /// A report run's items, remembered (in its own memory) as reported.
-    package func remember(reported items: [MergeFinished]) throws {
-        try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
     }
 
     package func unlock() { lock.unlock() }

@@ -20,10 +20,10 @@ package protocol MergeSource: AnyObject {
     var directory: String { get }
     /// The pending invitations, in the order they are answered.
     func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem]
-    /// Records what was done with one item (`note`: the JSON or the reason kept for it;
-    /// `failed`: it could not be read, and goes to `failed/`).
-    func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws
-    /// `finish` of several items, in order (a plain spool syncs its directories once).
+    /// Records what was done with the items of a run, in order (each item's `note`: the
+    /// JSON or the reason kept for it; `failed`: it could not be read, and goes to
+    /// `failed/`): a plain spool syncs its directories once, a mailbox remembers them all
+    /// in one commit.
     func finish(_ items: [MergeFinished]) throws
     /// `merge --policy report`: remembers what the run reported, apart from what real runs
     /// answered, so that the next report run is silent about it and a real run still
@@ -53,13 +53,21 @@ package struct MergeFinished {
 }
 
 extension MergeSource {
-    package func finish(_ items: [MergeFinished]) throws {
-        for item in items { try finish(item.name, failed: item.failed, outcome: item.outcome, note: item.note) }
-    }
-
     package func remember(reported items: [MergeFinished]) throws {}
 
     package func ended() throws {}
+}
+
+/// A mailbox (a Maildir, an mbox): its messages are remembered in the state, not moved,
+/// so a `--policy report` run remembers what it reported as a real run remembers what it
+/// finished, in the report run's own memory (`MailboxKeys.memory`).
+package protocol MailboxSource: MergeSource {}
+
+extension MailboxSource {
+    /// A report run's items, remembered (in its own memory) as reported.
+    package func remember(reported items: [MergeFinished]) throws {
+        try finish(items.map { MergeFinished(name: $0.name, failed: false, outcome: $0.outcome, note: "") })
+    }
 }
 
 package enum MergeSources {
@@ -126,10 +134,6 @@ package final class PlainSource: MergeSource {
             items.append(SpoolItem(name: name, loaded: Result { try InviteLoader.open(data, name: InputFile.displayName(path), floatingZone: floatingZone, acceptingReplies: true) }))
         }
         return items
-    }
-
-    package func finish(_ name: String, failed: Bool, outcome: OutcomeCode, note: String) throws {
-        try finish([MergeFinished(name: name, failed: failed, outcome: outcome, note: note)])
     }
 
     package func finish(_ items: [MergeFinished]) throws {

@@ -35,17 +35,12 @@ package struct Spool {
         }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
-    /// Records `note` as `NAME.outcome` (or `.reason`) and then moves the invitation
-    /// into `done/` or `failed/`; the note is written first, atomically, so a crash
-    /// leaves the invitation pending (to be answered again, idempotently), never lost.
-    package func finish(_ name: String, failed isFailure: Bool, note: String) throws {
-        try finish([(name, isFailure, note)])
-    }
-
-    /// `finish` of several invitations, with the same order and fewer syncs: every note
-    /// written (each fsynced) and its directory synced once, then every invitation moved
-    /// and the directories synced once. A crash before the moves leaves them all
-    /// pending; one during them, some (the note of a pending one is written again).
+    /// Records each invitation's `note` as `NAME.outcome` (or `.reason`) and then moves it
+    /// into `done/` or `failed/`: every note written (each fsynced, atomically) and its
+    /// directory synced once, then every invitation moved and the directories synced
+    /// once. A crash before the moves leaves them all pending (to be answered again,
+    /// idempotently), never lost; one during them, some (the note of a pending one is
+    /// written again).
     package func finish(_ items: [(name: String, failed: Bool, note: String)]) throws {
         var targets: [String] = []
         // The names taken in done/ or failed/ by this batch, which are not there yet.

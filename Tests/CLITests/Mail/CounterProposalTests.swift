@@ -128,6 +128,31 @@ import Testing
         #expect(bob.mails().isEmpty, "printing mails nothing")
     }
 
+    /// What `reply --counter` refuses before it proposes anything (65 for the message, 64
+    /// for `--at`), and an all-day invitation's `--at` date, which keeps its length in days.
+    @Test func whatACounterProposalRefusesAndAnAllDayOnesDate() throws {
+        let bob = try attendee()
+        func counter(_ invitation: String, _ extra: [String] = []) throws -> Run {
+            try Data(invitation.utf8).write(to: URL(fileURLWithPath: bob.box.root + "/other.eml"))
+            return try bob.run(["reply", "--counter", "--me", Self.bob, "--tz", "UTC"] + extra + [bob.box.root + "/other.eml", bob.box.calendar])
+        }
+        let series = try counter(Self.invitation.replacingOccurrences(of: "DURATION:PT1H\r\n", with: "DURATION:PT1H\r\nRRULE:FREQ=WEEKLY\r\n"))
+        #expect(series.status == 65 && series.stderr.contains("is a recurring series; coolcal proposes new times for single events"),
+                "\(series.stderr)")
+        let cancel = try counter(Self.invitation.replacingOccurrences(of: "REQUEST", with: "CANCEL"))
+        #expect(cancel.status == 65 && cancel.stderr.contains("is not an iCalendar invitation (METHOD:REQUEST); a counter-proposal answers one"),
+                "\(cancel.stderr)")
+        let allDay = Self.invitation.replacingOccurrences(of: "DTSTART:20310303T100000Z\r\nDURATION:PT1H",
+                                                          with: "DTSTART;VALUE=DATE:20310303\r\nDTEND;VALUE=DATE:20310305")
+        let timed = try counter(allDay, ["--at", "2031-03-10T15:00"])
+        #expect(timed.status == 64 && timed.stderr.contains("--at: an all-day invitation takes a date (2031-03-04)"), "\(timed.stderr)")
+        let dated = try counter(allDay, ["--at", "2031-03-10"])
+        #expect(dated.status == 0, "\(dated.stderr)")
+        #expect(dated.stdout.contains("METHOD:COUNTER") && dated.stdout.contains("DTSTART;VALUE=DATE:20310310")
+                && dated.stdout.contains("DTEND;VALUE=DATE:20310312"), "\(dated.stdout)")
+        #expect(bob.mails().isEmpty)
+    }
+
     /// Busy every day of the horizon: no slot, exit 1, nothing mailed.
     @Test func noFreeSlotIsExitOne() throws {
         let bob = try attendee()
