@@ -36,10 +36,13 @@ package final class CivilRecurrence: RuleIterator {
     /// The index of the instance `next()` gives.
     private var index = 0
 
+    /// The parts these rules have (a constant: an OptionSet's literal is built each time).
+    private static let takes: RuleParts.Names = [.freq, .count, .interval, .wkst]
+
     /// nil when the rule is not one of these simple ones.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
         guard (1900...2199).contains(start.year), start.isValid, start.second < 60, let parts = rule.facts.parts,
-              parts.names.isSubset(of: [.freq, .count, .interval, .wkst]), parts.civilBounds,
+              parts.names.isSubset(of: CivilRecurrence.takes), parts.civilBounds,
               parts.interval == max(rule.interval, 1), parts.count != nil || !rule.hasCount else { return nil }
         let interval = parts.interval
         switch parts.frequency {

@@ -29,10 +29,13 @@ package final class WeekNumberRecurrence: RuleIterator {
     /// Nothing before this is given (DTSTART, or where `skip` moved to).
     private var floor: CivilDateTime
 
+    /// The parts this shape has.
+    private static let takes: RuleParts.Names = [.freq, .byWeekNo, .interval, .count, .wkst]
+
     /// nil when the rule is not of this shape.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
         guard let parts = rule.facts.parts, parts.names.contains(.byWeekNo),
-              parts.names.isSubset(of: [.freq, .byWeekNo, .interval, .count, .wkst]), parts.frequency == .yearly,
+              parts.names.isSubset(of: WeekNumberRecurrence.takes), parts.frequency == .yearly,
               parts.civilBounds, parts.count != nil || !rule.hasCount,
               start.isValid, start.year >= 1, start < RecurrenceSet.pastLibicalLimit else { return nil }
         let weekStart = parts.weekStart.fromMonday

@@ -23,10 +23,10 @@ package struct RuleParts: Hashable, Sendable {
         case sunday = 1, monday, tuesday, wednesday, thursday, friday, saturday
 
         /// RFC 5545's two letters, Sunday first.
-        static let codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+        static let codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"].map { Array($0.utf8) }
 
-        init?(code: Substring) {
-            guard let i = Weekday.codes.firstIndex(of: String(code)) else { return nil }
+        init?(code: Bytes) {
+            guard let i = Weekday.codes.firstIndex(where: { $0.elementsEqual(code) }) else { return nil }
             self.init(rawValue: i + 1)
         }
 
@@ -73,13 +73,21 @@ package struct RuleParts: Hashable, Sendable {
                                              .byMonth, .bySetPos]
 
         /// The RFC's names, in its grammar's order.
-        static let known: [(String, Names)] = [
+        static let known: [([UInt8], Names)] = [
             ("FREQ", .freq), ("UNTIL", .until), ("COUNT", .count), ("INTERVAL", .interval), ("BYSECOND", .bySecond),
             ("BYMINUTE", .byMinute), ("BYHOUR", .byHour), ("BYDAY", .byDay), ("BYMONTHDAY", .byMonthDay),
             ("BYYEARDAY", .byYearDay), ("BYWEEKNO", .byWeekNo), ("BYMONTH", .byMonth), ("BYSETPOS", .bySetPos),
             ("WKST", .wkst),
-        ]
+        ].map { (Array($0.utf8), $1) }
+
+        /// The name these bytes spell, else `other`.
+        static func named(_ name: Bytes) -> Names {
+            known.first { $0.0.elementsEqual(name) }?.1 ?? .other
+        }
     }
+
+    /// A stretch of the text's UTF-8.
+    typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
     /// The names the text gives, `other` for any the RFC does not list.
     package private(set) var names: Names = []
@@ -103,33 +111,61 @@ package struct RuleParts: Hashable, Sendable {
 
     /// nil when `text` is not a rule by the RFC's grammar (see the type's comment).
     package init?(_ text: String) {
-        for part in text.split(separator: ";") {
-            guard let eq = part.firstIndex(of: "=") else { return nil }
-            let name = part[..<eq], value = part[part.index(after: eq)...]
-            let given = Names.known.first { $0.0 == name }?.1 ?? .other
+        // Read as bytes: a rule is read with every event that has one (`Facts`).
+        var text = text
+        guard let parts = text.withUTF8({ RuleParts(bytes: $0[...]) }) else { return nil }
+        self = parts
+    }
+
+    private init?(bytes text: Bytes) {
+        var rest = text
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: RuleParts.semicolon) ?? rest.endIndex
+            let part = rest[..<end]
+            rest = rest[(end == rest.endIndex ? end : end + 1)...]
+            if part.isEmpty { continue }
+            guard let eq = part.firstIndex(of: RuleParts.equals) else { return nil }
+            let name = part[..<eq], value = part[(eq + 1)...]
+            let given = Names.named(name)
             if given != .other {
                 guard !names.contains(given), read(value, as: given) else { return nil }
             }
             names.insert(given)
         }
-        guard names.contains(.freq), !names.isSuperset(of: [.until, .count]) else { return nil }
+        guard names.contains(.freq), !(names.contains(.until) && names.contains(.count)) else { return nil }
     }
 
+    /// Each of a list's items (split at commas, empty ones too), until `body` says stop;
+    /// false if it did.
+    private static func each(_ list: Bytes, _ body: (Bytes) -> Bool) -> Bool {
+        var rest = list
+        while true {
+            let end = rest.firstIndex(of: comma) ?? rest.endIndex
+            guard body(rest[..<end]) else { return false }
+            if end == rest.endIndex { return true }
+            rest = rest[(end + 1)...]
+        }
+    }
+
+    private static let semicolon = UInt8(ascii: ";"), equals = UInt8(ascii: "="), comma = UInt8(ascii: ",")
+    private static let frequencies = Frequency.allCases.map { (Array($0.rawValue.utf8), $0) }
+
     /// Reads one part's value into its field; false when it is not of that part's form.
-    private mutating func read(_ value: Substring, as name: Names) -> Bool {
-        let items = value.split(separator: ",", omittingEmptySubsequences: false)
+    private mutating func read(_ value: Bytes, as name: Names) -> Bool {
+        let items = value.count(where: { $0 == RuleParts.comma }) + 1
         func list(signed: Bool, digits: Int, _ range: ClosedRange<Int>) -> [Int]? {
             var numbers: [Int] = []
-            numbers.reserveCapacity(items.count)
-            for item in items {
-                guard let n = RuleParts.number(item, signed: signed, digits: digits, range) else { return nil }
+            numbers.reserveCapacity(items)
+            let read = RuleParts.each(value) { item in
+                guard let n = RuleParts.number(item, signed: signed, digits: digits, range) else { return false }
                 numbers.append(n)
+                return true
             }
-            return numbers
+            return read ? numbers : nil
         }
         switch name {
         case .freq:
-            guard let f = Frequency(rawValue: String(value)) else { return false }
+            guard let f = RuleParts.frequencies.first(where: { $0.0.elementsEqual(value) })?.1 else { return false }
             frequency = f
         case .until:
             // Kept apart by `ICalRule` (its time); here only whether it is given.
@@ -145,10 +181,12 @@ package struct RuleParts: Hashable, Sendable {
             weekStart = d
         case .byDay:
             var days: [Day] = []
-            for item in items {
+            days.reserveCapacity(items)
+            guard RuleParts.each(value, { item in
                 guard let day = RuleParts.day(item) else { return false }
                 days.append(day)
-            }
+                return true
+            }) else { return false }
             byDay = days
         case .bySecond: guard let l = list(signed: false, digits: 2, 0...60) else { return false }; bySecond = l
         case .byMinute: guard let l = list(signed: false, digits: 2, 0...59) else { return false }; byMinute = l
@@ -164,8 +202,8 @@ package struct RuleParts: Hashable, Sendable {
     }
 
     /// `TU`, `2TU`, `+2TU`, `-1FR`: RFC 5545's weekdaynum, an ordinal of ±1…53 (1*2DIGIT).
-    private static func day(_ item: Substring) -> Day? {
-        guard item.utf8.count >= 2, let weekday = Weekday(code: item.suffix(2)) else { return nil }
+    private static func day(_ item: Bytes) -> Day? {
+        guard item.count >= 2, let weekday = Weekday(code: item.suffix(2)) else { return nil }
         let number = item.dropLast(2)
         if number.isEmpty { return Day(weekday) }
         guard let n = RuleParts.number(number, signed: true, digits: 2, 1...53) else { return nil }
@@ -174,8 +212,8 @@ package struct RuleParts: Hashable, Sendable {
 
     /// A number as the RFC writes one: a sign (`+` or `-`) only if `signed`, 1 to `digits`
     /// ASCII digits, its size in `range` (a negative number's size is read without its sign).
-    private static func number(_ text: Substring, signed: Bool, digits: Int, _ range: ClosedRange<Int>) -> Int? {
-        var rest = text.utf8[...]
+    private static func number(_ text: Bytes, signed: Bool, digits: Int, _ range: ClosedRange<Int>) -> Int? {
+        var rest = text
         var negative = false
         if signed, let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
             negative = sign == UInt8(ascii: "-")

@@ -167,4 +167,17 @@ import Testing
         #expect(parts.names == [.freq, .byDay, .wkst])
         #expect(rule.until != nil)
     }
+
+    /// libical takes some values past the RFC's ranges and writes them out again, such as
+    /// month 13 and week 54. The reading has no parts for those rules, so no walk takes them.
+    @Test func libicalsOutOfRangeValuesAreNotRead() throws {
+        for rrule in ["FREQ=YEARLY;BYMONTH=13", "FREQ=YEARLY;BYWEEKNO=54"] {
+            let body = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:r@x\r\nDTSTAMP:20200101T000000Z\r\n"
+                + "DTSTART:20200106T090000Z\r\nRRULE:\(rrule)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            let event = try #require(try ICalReader.read(Data(body.utf8), file: "r.ics").events.first)
+            let rule = try #require(event.rules.first, "\(rrule)")
+            #expect(rule.textWithoutUntil == rrule)
+            #expect(rule.facts.parts == nil, "\(rrule)")
+        }
+    }
 }
