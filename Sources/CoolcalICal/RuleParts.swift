@@ -7,8 +7,10 @@
 /// values are upper case and each part appears once. The reading is nil when the text
 /// breaks the RFC's grammar: a part without `=`, a part given twice, no FREQ, both UNTIL
 /// and COUNT, or a value not of its part's form or outside its range (`FREQ=daily`,
-/// `INTERVAL=0`, `BYMONTHDAY=32`, `BYDAY=`, `BYDAY=0MO`). Empty parts (`FREQ=DAILY;`) are
-/// skipped. The reading checks only the grammar: whether FREQ allows a BY part
+/// `INTERVAL=0`, `BYMONTHDAY=32`, `BYDAY=`, `BYDAY=0MO`). libical lets some such values
+/// through and writes them back (`BYMONTH=13`, `BYWEEKNO=54`, `BYDAY=-55WE`), so those rules
+/// have no reading and no walk takes them, just as none did before. Empty parts
+/// (`FREQ=DAILY;`) are skipped. The reading checks only the grammar: whether FREQ allows a BY part
 /// (`ICalRule.disallowed`) is not its concern. A name the RFC does not list is `other`
 /// and its value is not read. That covers RSCALE and SKIP (RFC 7529), x-names, and any
 /// name that is not upper case. A walk that does not take a name declines the rule.
