@@ -38,7 +38,7 @@ package final class ByRuleRecurrence: RuleIterator {
     /// nil when the rule is not one of these shapes or the start is not one to trust.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
         guard rule.facts.hasByParts, (1900...2199).contains(start.year), start.isValid, start.second < 60,
-              let shape = ByRuleShape.of(rule.facts.parts), shape.interval == max(rule.interval, 1),
+              let parts = rule.facts.parts, let shape = ByRuleShape.of(parts), shape.interval == max(rule.interval, 1),
               (shape.count != nil) == rule.hasCount else { return nil }
         let start = isDate ? start.dateOnly : start
         self.shape = shape

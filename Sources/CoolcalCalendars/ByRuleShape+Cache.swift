@@ -1,9 +1,10 @@
+import CoolcalICal
 import Foundation
 
 extension ByRuleShape {
-    /// The shape of these parts, read once per rule text: `merge` expands a series in
-    /// each of its windows, and a calendar's series share a few dozen rule texts.
-    static func of(_ parts: [String]) -> ByRuleShape? {
+    /// The shape of these parts, made once per rule: `merge` expands a series in each of
+    /// its windows, and a calendar's series share a few dozen rules.
+    static func of(_ parts: RuleParts) -> ByRuleShape? {
         ShapeCache.shared.shape(parts)
     }
 }
@@ -14,13 +15,13 @@ private final class ShapeCache: @unchecked Sendable {
     static let shared = ShapeCache()
     /// Guards `shapes` (expansion is on one thread, but nothing here says so).
     private let lock = NSLock()
-    private var shapes: [[String]: ByRuleShape?] = [:]
+    private var shapes: [RuleParts: ByRuleShape?] = [:]
 
-    func shape(_ parts: [String]) -> ByRuleShape? {
+    func shape(_ parts: RuleParts) -> ByRuleShape? {
         lock.lock()
         defer { lock.unlock() }
         if let known = shapes[parts] { return known }
-        let shape = ByRuleShape(parts: parts)
+        let shape = ByRuleShape(parts)
         shapes[parts] = shape
         return shape
     }

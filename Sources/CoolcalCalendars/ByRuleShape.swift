@@ -1,7 +1,8 @@
+import CoolcalICal
 import CoolcalModel
 
-/// The parts of a rule that `ByRuleRecurrence` walks, read from libical's own text of
-/// it (`ICalRule.facts.parts`), and the days each period of it holds, found as libical's
+/// The parts of a rule that `ByRuleRecurrence` walks, as the rule's one reading has
+/// them (`ICalRule.facts.parts`), and the days each period of it holds, found as libical's
 /// iterator finds them. nil for any part or value outside the shapes listed there.
 struct ByRuleShape {
     enum Frequency { case daily, weekly, monthly, yearly }
@@ -24,54 +25,25 @@ struct ByRuleShape {
     let months: Set<Int>
     let positions: [Int]
 
-    private static let names = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
-
-    init?(parts: [String]) {
-        var frequency: Frequency?
-        var interval = 1, count: Int?, weekStart = 2
-        var days: [Day] = [], monthDays: [Int] = [], months: [Int] = [], positions: [Int] = []
-        var hasBy = false
-        for part in parts {
-            guard let eq = part.firstIndex(of: "=") else { return nil }
-            let name = part[..<eq], value = part[part.index(after: eq)...]
-            let items = value.split(separator: ",", omittingEmptySubsequences: false)
-            switch name {
-            case "FREQ":
-                switch value {
-                case "DAILY": frequency = .daily
-                case "WEEKLY": frequency = .weekly
-                case "MONTHLY": frequency = .monthly
-                case "YEARLY": frequency = .yearly
-                default: return nil
-                }
-            case "INTERVAL":
-                guard let n = Int(value), n > 0, n < 10_000 else { return nil }
-                interval = n
-            case "COUNT":
-                guard let n = Int(value), n > 0 else { return nil }
-                count = n
-            case "WKST":
-                guard let d = ByRuleShape.names.firstIndex(of: String(value)) else { return nil }
-                weekStart = d + 1
-            case "BYDAY":
-                for item in items {
-                    guard let day = ByRuleShape.day(item), !days.contains(day) else { return nil }
-                    days.append(day)
-                }
-            case "BYMONTHDAY":
-                monthDays = items.compactMap { Int($0) }
-                guard monthDays.count == items.count, monthDays.allSatisfy({ $0 != 0 && abs($0) <= 31 }) else { return nil }
-            case "BYMONTH":
-                months = items.compactMap { Int($0) }
-                guard months.count == items.count, Set(months).count == months.count, months.allSatisfy((1...12).contains) else { return nil }
-            case "BYSETPOS":
-                positions = items.compactMap { Int($0) }
-                guard positions.count == items.count, positions.allSatisfy({ $0 != 0 && abs($0) <= 366 }) else { return nil }
-            default: return nil
-            }
-            if name.hasPrefix("BY") { hasBy = true }
+    /// nil when the rule is not one of the shapes `ByRuleRecurrence` walks.
+    init?(_ parts: RuleParts) {
+        guard parts.names.isSubset(of: [.freq, .interval, .count, .wkst, .byDay, .byMonthDay, .byMonth, .bySetPos]),
+              !parts.names.isDisjoint(with: .byParts), parts.civilBounds,
+              // Each BYDAY item once, at most the 5th either way (the most a month holds);
+              // each month once.
+              Set(parts.byDay).count == parts.byDay.count, parts.byDay.allSatisfy({ abs($0.ordinal) <= 5 }),
+              Set(parts.byMonth).count == parts.byMonth.count else { return nil }
+        let frequency: Frequency
+        switch parts.frequency {
+        case .daily: frequency = .daily
+        case .weekly: frequency = .weekly
+        case .monthly: frequency = .monthly
+        case .yearly: frequency = .yearly
+        case .secondly, .minutely, .hourly: return nil
         }
-        guard let frequency, hasBy else { return nil }
+        let weekStart = parts.weekStart.rawValue
+        let days = parts.byDay.map { Day(weekday: $0.weekday.rawValue, ordinal: $0.ordinal) }
+        let monthDays = parts.byMonthDay, months = parts.byMonth, positions = parts.bySetPos
         let ordinals = days.contains { $0.ordinal != 0 }
         switch frequency {
         case .daily, .weekly:
@@ -86,21 +58,13 @@ struct ByRuleShape {
             guard days.isEmpty && positions.isEmpty || !months.isEmpty else { return nil }
         }
         self.frequency = frequency
-        self.interval = interval
-        self.count = count
+        self.interval = parts.interval
+        self.count = parts.count
         self.weekStart = weekStart
         self.days = days.sorted { ($0.weekday - weekStart + 7) % 7 < ($1.weekday - weekStart + 7) % 7 }
         self.monthDays = monthDays
         self.months = Set(months)
         self.positions = positions
-    }
-
-    /// `TU`, `2TU`, `-1FR` (a position up to 5 either way: the most a month holds).
-    private static func day(_ item: Substring) -> Day? {
-        guard item.count >= 2, let weekday = names.firstIndex(of: String(item.suffix(2))) else { return nil }
-        let number = item.dropLast(2)
-        guard number.isEmpty || (number.count <= 2 && Int(number).map { $0 != 0 && abs($0) <= 5 } == true) else { return nil }
-        return Day(weekday: weekday + 1, ordinal: Int(number) ?? 0)
     }
 
     /// libical's weekday of a date: Sunday = 1 … Saturday = 7 (1970-01-01 was a Thursday).

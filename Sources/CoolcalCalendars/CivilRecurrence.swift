@@ -36,39 +36,25 @@ package final class CivilRecurrence: RuleIterator {
     /// The index of the instance `next()` gives.
     private var index = 0
 
+    /// The parts these rules have (a constant: an OptionSet's literal is built each time).
+    private static let takes: RuleParts.Names = [.freq, .count, .interval, .wkst]
+
     /// nil when the rule is not one of these simple ones.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
-        guard (1900...2199).contains(start.year), start.isValid, start.second < 60 else { return nil }
-        var freq: Substring?
-        var count: Int?
-        var interval = 1
-        for part in rule.facts.parts {
-            guard let eq = part.firstIndex(of: "=") else { return nil }
-            let name = part[..<eq], value = part[part.index(after: eq)...]
-            switch name {
-            case "FREQ": freq = value
-            case "COUNT":
-                guard let n = Int(value), n > 0 else { return nil }
-                count = n
-            case "INTERVAL":
-                guard let n = Int(value), n > 0, n < 10_000 else { return nil }
-                interval = n
-            case "WKST":
-                guard ["MO", "TU", "WE", "TH", "FR", "SA", "SU"].contains(value) else { return nil }
-            default: return nil
-            }
-        }
-        guard interval == max(rule.interval, 1), count != nil || !rule.hasCount else { return nil }
-        switch freq {
-        case "DAILY": period = .days(interval)
-        case "WEEKLY": period = .days(7 * interval)
-        case "MONTHLY" where start.day <= 28: period = .months(interval)
-        case "YEARLY" where !(start.month == 2 && start.day == 29): period = .months(12 * interval)
+        guard (1900...2199).contains(start.year), start.isValid, start.second < 60, let parts = rule.facts.parts,
+              parts.names.isSubset(of: CivilRecurrence.takes), parts.civilBounds,
+              parts.interval == max(rule.interval, 1), parts.count != nil || !rule.hasCount else { return nil }
+        let interval = parts.interval
+        switch parts.frequency {
+        case .daily: period = .days(interval)
+        case .weekly: period = .days(7 * interval)
+        case .monthly where start.day <= 28: period = .months(interval)
+        case .yearly where !(start.month == 2 && start.day == 29): period = .months(12 * interval)
         default: return nil
         }
         self.start = isDate ? start.dateOnly : start
         self.isDate = isDate
-        self.count = count
+        self.count = parts.count
     }
 
     /// The `k`-th instance (0 is the start).
@@ -121,5 +107,13 @@ package final class CivilRecurrence: RuleIterator {
         guard t < RecurrenceSet.pastLibicalLimit else { return nil }
         index += 1
         return t
+    }
+}
+
+extension RuleParts {
+    /// COUNT and INTERVAL as the civil walks take them: a COUNT of at least 1, an
+    /// INTERVAL under 10,000 (libical refuses COUNT=0 and an INTERVAL past 32,767).
+    var civilBounds: Bool {
+        interval < 10_000 && count.map { $0 > 0 } ?? true
     }
 }

@@ -112,11 +112,11 @@ package struct EventExpansion {
             return Int(min(days, Int64(Int32.max))) * 2 + 2
         }
         let base: Int64
-        switch rule.facts.parts.first {
-        case "FREQ=DAILY": base = 86_400
-        case "FREQ=WEEKLY": base = 7 * 86_400
-        case "FREQ=MONTHLY": base = 28 * 86_400
-        case "FREQ=YEARLY": base = 365 * 86_400
+        switch rule.facts.parts?.frequency {
+        case .daily: base = 86_400
+        case .weekly: base = 7 * 86_400
+        case .monthly: base = 28 * 86_400
+        case .yearly: base = 365 * 86_400
         default: return .max
         }
         let span = max(0, last - dtstart.fields.secondsAsUTC + 2 * 86_400)

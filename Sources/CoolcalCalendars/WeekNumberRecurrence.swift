@@ -29,42 +29,21 @@ package final class WeekNumberRecurrence: RuleIterator {
     /// Nothing before this is given (DTSTART, or where `skip` moved to).
     private var floor: CivilDateTime
 
-    private static let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+    /// The parts this shape has.
+    private static let takes: RuleParts.Names = [.freq, .byWeekNo, .interval, .count, .wkst]
 
     /// nil when the rule is not of this shape.
     package init?(rule: ICalRule, start: CivilDateTime, isDate: Bool) {
-        // Most rules have no BYWEEKNO: say no before reading them part by part.
-        guard rule.facts.parts.contains(where: { $0.hasPrefix("BYWEEKNO=") }),
+        guard let parts = rule.facts.parts, parts.names.contains(.byWeekNo),
+              parts.names.isSubset(of: WeekNumberRecurrence.takes), parts.frequency == .yearly,
+              parts.civilBounds, parts.count != nil || !rule.hasCount,
               start.isValid, start.year >= 1, start < RecurrenceSet.pastLibicalLimit else { return nil }
-        var yearly = false, weeks: [Int] = [], interval = 1, count: Int?, weekStart = 0
-        for part in rule.facts.parts {
-            guard let eq = part.firstIndex(of: "=") else { return nil }
-            let name = part[..<eq], value = part[part.index(after: eq)...]
-            switch name {
-            case "FREQ": yearly = value == "YEARLY"
-            case "BYWEEKNO":
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    guard let n = Int(item), n != 0, abs(n) <= 53 else { return nil }
-                    weeks.append(n)
-                }
-            case "INTERVAL":
-                guard let n = Int(value), n > 0, n < 10_000 else { return nil }
-                interval = n
-            case "COUNT":
-                guard let n = Int(value), n > 0 else { return nil }
-                count = n
-            case "WKST":
-                guard let d = WeekNumberRecurrence.days.firstIndex(of: String(value)) else { return nil }
-                weekStart = d
-            default: return nil
-            }
-        }
-        guard yearly, !weeks.isEmpty, count != nil || !rule.hasCount else { return nil }
+        let weekStart = parts.weekStart.fromMonday
         self.start = isDate ? start.dateOnly : start
         self.isDate = isDate
-        self.weeks = weeks
-        self.interval = interval
-        self.count = count
+        weeks = parts.byWeekNo
+        interval = parts.interval
+        count = parts.count
         self.weekStart = weekStart
         dayInWeek = (WeekNumberRecurrence.weekday(of: start) - weekStart + 7) % 7
         year = start.year - interval

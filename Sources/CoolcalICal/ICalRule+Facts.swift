@@ -6,8 +6,9 @@ internal import CLibical
 /// expands each of its invitations' windows; a calendar has thousands of series).
 extension ICalRule {
     package struct Facts: Hashable, Sendable {
-        /// The text's parts (`FREQ=WEEKLY`, `BYDAY=SA`), UNTIL aside.
-        package let parts: [String]
+        /// The text read into its parts (UNTIL aside): what the recurrence walks take the
+        /// rule by; nil when it is not of RFC 5545's form (`RuleParts`).
+        package let parts: RuleParts?
         /// COUNT, as the text has it.
         package let count: Int?
         /// The text has a BY part.
@@ -24,7 +25,8 @@ extension ICalRule {
         package let subDaily: SubDaily?
 
         package init(text: String, interval: Int) {
-            parts = text.split(separator: ";").map(String.init)
+            self.parts = RuleParts(text)
+            let parts = text.split(separator: ";").map(String.init)
             count = parts.lazy.compactMap { $0.hasPrefix("COUNT=") ? Int($0.dropFirst(6)) : nil }.first
             hasByParts = text.contains(";BY")
             periodPerInstance = Facts.periodPerInstance(parts)
