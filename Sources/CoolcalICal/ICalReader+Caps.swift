@@ -184,9 +184,9 @@ private struct CapScan {
         }
         let (a, b) = trimmed(0, nameEnd)
         let begin: Bool
-        if b - a == 5 && ICalPreFilter.has(p, a, 5, "BEGIN") {
+        if b - a == 5 && ScanLine.has(p, a, 5, "BEGIN") {
             begin = true
-        } else if b - a == 3 && ICalPreFilter.has(p, a, 3, "END") {
+        } else if b - a == 3 && ScanLine.has(p, a, 3, "END") {
             begin = false
         } else {
             return nil

@@ -80,7 +80,7 @@ public enum ICalReader {
     public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
                             buffer: UnsafeMutableRawBufferPointer, shells: ParseCache? = nil) throws -> ICalCalendar {
         try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer, shells: shells,
-                 splitFrom: ICalPreFilter.splitThreshold)
+                 splitFrom: SplitScan.threshold)
     }
 
     /// The file is scanned in two parts on two threads when it has `splitFrom` bytes or more.
@@ -110,7 +110,7 @@ public enum ICalReader {
     }
 
     /// The `-v` note of a scan in two parts.
-    private static func note(_ scan: ICalPreFilter.Scan, _ file: String, _ diagnostics: Diagnostics?) {
+    private static func note(_ scan: SplitScan, _ file: String, _ diagnostics: Diagnostics?) {
         switch scan {
         case .sequential: break
         case .split(let cut): diagnostics?.note("\(file): scanned in two parts on two threads (cut at byte \(cut))")
