@@ -95,7 +95,7 @@ import Testing
     /// A type with its `Type+Feature.swift` extensions stays readable (~600 lines). The
     /// ones already past it are held at their size until they are split by concept.
     @Test func typesStayReadable() throws {
-        let ceilings = ["ICalReader": 940, "StateStore": 850]
+        let ceilings = ["StateStore": 850]
         var sizes: [String: Int] = [:]
         for file in try Self.files() {
             let base = String(file.path.split(separator: "/").last ?? "").replacingOccurrences(of: ".swift", with: "")
