@@ -52,8 +52,9 @@ private struct UncheckedPair: @unchecked Sendable {
     let second: () -> Void
 }
 
-/// One part of a split scan (`ICalPreFilter+Split`): its own filter, fed on one thread only; read by the caller
-/// after `concurrentPerform` returned (which orders the writes before the reads).
+/// One part of a split scan (`ICalPreFilter+Split`): its own filter, fed on one thread
+/// only; read by the caller after `concurrentPerform` returned (which orders the writes
+/// before the reads).
 final class SplitPart: @unchecked Sendable {
     var filter: ICalPreFilter
     var error: Error?
