@@ -80,7 +80,7 @@ public enum ICalReader {
     public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
                             buffer: UnsafeMutableRawBufferPointer, shells: ParseCache? = nil) throws -> ICalCalendar {
         try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer, shells: shells,
-                 splitFrom: ICalPreFilter.splitThreshold)
+                 splitFrom: SplitScan.threshold)
     }
 
     /// The file is scanned in two parts on two threads when it has `splitFrom` bytes or more.
@@ -110,7 +110,7 @@ public enum ICalReader {
     }
 
     /// The `-v` note of a scan in two parts.
-    private static func note(_ scan: ICalPreFilter.Scan, _ file: String, _ diagnostics: Diagnostics?) {
+    private static func note(_ scan: SplitScan, _ file: String, _ diagnostics: Diagnostics?) {
         switch scan {
         case .sequential: break
         case .split(let cut): diagnostics?.note("\(file): scanned in two parts on two threads (cut at byte \(cut))")
@@ -129,7 +129,7 @@ public enum ICalReader {
         guard data.count <= maxParseBytes else {
             throw ICalError(file: file, message: "too large to read whole (\(data.count >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
         }
-        let (text, warnings) = try capped(data, file: file, whole: whole)
+        let (text, warnings) = try ParseCaps.capped(data, file: file, whole: whole)
         var result = try parsed(text, file: file, inHalves: true)
         result.warnings = warnings + result.warnings
         return result
@@ -166,12 +166,12 @@ public enum ICalReader {
         var zoneWarnings: [String] = []
         for vcal in vcalendars {
             for vtz in ICalWalk.children(of: vcal, kind: ICAL_VTIMEZONE_COMPONENT) {
-                if malformed == nil { malformed = zonesWithMalformedOffsets(in: text) }
-                if let why = denseObservance(vtz) {
-                    zoneWarnings.append("\(file): VTIMEZONE \(tzid(of: vtz)): \(why); the zone is ignored")
+                if malformed == nil { malformed = ZoneChecks.zonesWithMalformedOffsets(in: text) }
+                if let why = ZoneChecks.denseObservance(vtz) {
+                    zoneWarnings.append("\(file): VTIMEZONE \(ZoneChecks.tzid(of: vtz)): \(why); the zone is ignored")
                     continue
                 }
-                guard plausible(vtz, malformed: malformed ?? []) else { continue }
+                guard ZoneChecks.plausible(vtz, malformed: malformed ?? []) else { continue }
                 if let rules = VTimezoneRules.usable(vtz, file: file, warnings: &zoneWarnings), zones[rules.identifier] == nil {
                     zones[rules.identifier] = rules
                 }
@@ -187,8 +187,8 @@ public enum ICalReader {
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))
-        let badStarts = malformedStarts(in: text)
-        if !badStarts.isEmpty { rejectMalformedStarts(badStarts, in: &result.events) }
+        let badStarts = MalformedStart.all(in: text)
+        if !badStarts.isEmpty { MalformedStart.reject(badStarts, in: &result.events) }
         result.warnings += endWarnings(result.events, file: file)
         return result
     }

@@ -40,7 +40,7 @@ package final class VTimezoneRules: ZoneRules {
     /// kept, with a warning, where there is none.
     package static func usable(_ vtz: OpaquePointer, file: String, warnings: inout [String]) -> VTimezoneRules? {
         guard let onset = sharedOnset(vtz) else { return VTimezoneRules(vtimezone: vtz) }
-        let what = "\(file): VTIMEZONE \(ICalReader.tzid(of: vtz)): its DAYLIGHT and STANDARD observances both begin at \(onset.utcString.dropLast())"
+        let what = "\(file): VTIMEZONE \(ZoneChecks.tzid(of: vtz)): its DAYLIGHT and STANDARD observances both begin at \(onset.utcString.dropLast())"
         let name = icalcomponent_get_first_property(vtz, ICAL_TZID_PROPERTY).flatMap { ICalWalk.copy(icalproperty_get_tzid($0)) }
         if let name, ZoneBook.systemZone(named: name) != nil {
             warnings.append("\(what); the system zone of that name is used instead")

@@ -32,43 +32,11 @@ import CoolcalSupport
 /// sequential answer, at the cost of the second part's work. Global limits (rule steps,
 /// occurrences) are not the scan's: expansion applies them to the merged calendar.
 extension ICalPreFilter {
-    /// Files at least this large are scanned in two parts (a vdir's files are not).
-    package static let splitThreshold = 8 << 20
-    /// How far past the middle a `BEGIN:VEVENT` line is looked for.
-    package static let cutSearch = 1 << 18
-
-    /// How a text was scanned (a `-v` note tells).
-    package enum Scan: Equatable {
-        case sequential
-        case split(at: Int)
-        /// Split, but the state at the cut was not the assumed one: scanned on from there.
-        case fellBack(at: Int)
-    }
-
-    /// The first `BEGIN:VEVENT` line starting at or after `from` in `window` (which
-    /// starts at `windowStart` of the text); nil if none.
-    package static func cut(in window: UnsafeRawBufferPointer, windowStart: Int, from: Int) -> Int? {
-        let marker = Array("BEGIN:VEVENT".utf8)
-        var i = max(from - windowStart, 1)
-        while i + marker.count < window.count {
-            guard let base = window.baseAddress, let hit = memchr(base + i - 1, 0x0A, window.count - i + 1) else { return nil }
-            let lineStart = base.distance(to: UnsafeRawPointer(hit)) + 1
-            i = lineStart + 1
-            guard lineStart + marker.count < window.count,
-                  (0..<marker.count).allSatisfy({ window[lineStart + $0] == marker[$0] }) else { continue }
-            let after = lineStart + marker.count
-            if window[after] == 0x0A || (window[after] == 0x0D && after + 1 < window.count && window[after + 1] == 0x0A) {
-                return windowStart + lineStart
-            }
-        }
-        return nil
-    }
-
     /// Feeds all of `text`: in two parts on two threads when it is at least `threshold`
     /// long and has a cut.
-    package mutating func feedAll(_ text: UnsafeRawBufferPointer, splitFrom threshold: Int = splitThreshold) -> Scan {
+    package mutating func feedAll(_ text: UnsafeRawBufferPointer, splitFrom threshold: Int = SplitScan.threshold) -> SplitScan {
         guard text.count >= threshold, text.count >= 2,
-              let cut = Self.cut(in: UnsafeRawBufferPointer(rebasing: text[(text.count / 2 - 1)...].prefix(Self.cutSearch)),
+              let cut = SplitScan.cut(in: UnsafeRawBufferPointer(rebasing: text[(text.count / 2 - 1)...].prefix(SplitScan.cutSearch)),
                                  windowStart: text.count / 2 - 1, from: text.count / 2) else {
             feed(text)
             return .sequential
@@ -77,13 +45,13 @@ extension ICalPreFilter {
     }
 
     /// Feeds all of `text` in two parts cut at `cut` (any offset: tests cut at every line).
-    package mutating func feedAll(_ text: UnsafeRawBufferPointer, cut: Int) -> Scan {
+    package mutating func feedAll(_ text: UnsafeRawBufferPointer, cut: Int) -> SplitScan {
         let parts = (first: SplitPart(self), second: SplitPart(startedAtCut()))
-        Self.both({ parts.first.filter.feed(UnsafeRawBufferPointer(rebasing: text[..<cut])) },
+        SplitScan.both({ parts.first.filter.feed(UnsafeRawBufferPointer(rebasing: text[..<cut])) },
                   { parts.second.filter.feed(UnsafeRawBufferPointer(rebasing: text[cut...])) })
         self = parts.first.filter
         let folded = cut < text.count && (text[cut] == 0x20 || text[cut] == 0x09)
-        guard isAtAssumedCut(folded: folded), zonesAllow(parts.second.filter) else {
+        guard isAtAssumedCut(folded: folded), zones.allow(parts.second.filter.zones) else {
             feed(UnsafeRawBufferPointer(rebasing: text[cut...]))
             return .fellBack(at: cut)
         }
@@ -95,13 +63,13 @@ extension ICalPreFilter {
     /// `buffer`: in two parts on two threads (each reading into its half of `buffer`)
     /// when the file is at least `threshold` long and has a cut.
     package mutating func feedAll(_ input: OpenInput, buffer: UnsafeMutableRawBufferPointer,
-                       splitFrom threshold: Int = splitThreshold) throws -> Scan {
+                       splitFrom threshold: Int = SplitScan.threshold) throws -> SplitScan {
         let size = Int(input.status.size)
         if size >= threshold, size >= 2, buffer.count >= 2 {
             let from = size / 2
-            let window = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, Self.cutSearch)])
+            let window = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(buffer.count, SplitScan.cutSearch)])
             let n = try input.read(into: window, at: Int64(from - 1))
-            if let cut = Self.cut(in: UnsafeRawBufferPointer(rebasing: window[..<n]), windowStart: from - 1, from: from) {
+            if let cut = SplitScan.cut(in: UnsafeRawBufferPointer(rebasing: window[..<n]), windowStart: from - 1, from: from) {
                 return try feedAll(input, cut: cut, buffer: buffer)
             }
         }
@@ -113,18 +81,18 @@ extension ICalPreFilter {
     }
 
     /// Feeds all of the regular file `input` in two parts cut at `cut`.
-    package mutating func feedAll(_ input: OpenInput, cut: Int, buffer: UnsafeMutableRawBufferPointer) throws -> Scan {
+    package mutating func feedAll(_ input: OpenInput, cut: Int, buffer: UnsafeMutableRawBufferPointer) throws -> SplitScan {
         let half = buffer.count / 2
         let parts = (first: SplitPart(self), second: SplitPart(startedAtCut()))
         let halves = (UnsafeMutableRawBufferPointer(rebasing: buffer[..<half]), UnsafeMutableRawBufferPointer(rebasing: buffer[half...]))
-        Self.both({ parts.first.read(input, from: 0, to: cut, into: halves.0) },
+        SplitScan.both({ parts.first.read(input, from: 0, to: cut, into: halves.0) },
                   { parts.second.read(input, from: cut, to: nil, into: halves.1) })
         if let error = parts.first.error ?? parts.second.error { throw error }
         self = parts.first.filter
         // A file that shrank under the first part: it goes on from where it stopped.
         let reached = parts.first.end
         let folded = parts.second.firstByte == 0x20 || parts.second.firstByte == 0x09
-        guard reached == cut, isAtAssumedCut(folded: folded), zonesAllow(parts.second.filter) else {
+        guard reached == cut, isAtAssumedCut(folded: folded), zones.allow(parts.second.filter.zones) else {
             var at = reached
             while true {
                 let n = try input.read(into: buffer, at: Int64(at))
@@ -135,56 +103,6 @@ extension ICalPreFilter {
         }
         append(parts.second.filter)
         return .split(at: cut)
-    }
-
-    /// Runs `first` on this thread and `second` on another; returns when both are done.
-    private static func both(_ first: () -> Void, _ second: () -> Void) {
-        withoutActuallyEscaping(first) { first in
-            withoutActuallyEscaping(second) { second in
-                let work = UncheckedPair(first: first, second: second)
-                DispatchQueue.concurrentPerform(iterations: 2) { $0 == 0 ? work.first() : work.second() }
-            }
-        }
-    }
-}
-
-/// The two closures of `both`: each runs on one thread only, and both have returned
-/// when `concurrentPerform` does.
-private struct UncheckedPair: @unchecked Sendable {
-    let first: () -> Void
-    let second: () -> Void
-}
-
-/// One part of a split scan: its own filter, fed on one thread only; read by the caller
-/// after `concurrentPerform` returned (which orders the writes before the reads).
-private final class SplitPart: @unchecked Sendable {
-    var filter: ICalPreFilter
-    var error: Error?
-    /// Where reading stopped, and the first byte read (for `isAtAssumedCut`'s `folded`).
-    var end = 0
-    var firstByte: UInt8?
-
-    init(_ filter: ICalPreFilter) {
-        self.filter = filter
-    }
-
-    /// Reads `[from, to)` (`to` nil: to the end of the file) into `buffer`, feeding it.
-    func read(_ input: OpenInput, from: Int, to: Int?, into buffer: UnsafeMutableRawBufferPointer) {
-        end = from
-        // The revisions dropped in this part are indexed here, on this part's thread.
-        defer { filter.skippedRevisions.index() }
-        do {
-            while to.map({ end < $0 }) ?? true {
-                let want = min(buffer.count, to.map { $0 - end } ?? buffer.count)
-                let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]), at: Int64(end))
-                if n == 0 { return }
-                if firstByte == nil { firstByte = buffer[0] }
-                filter.feed(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
-                end += n
-            }
-        } catch {
-            self.error = error
-        }
     }
 }
 
@@ -214,11 +132,11 @@ extension ICalPreFilter {
     /// pending, line flags clear, the shape past its head at depth 1.
     package func startedAtCut() -> ICalPreFilter {
         var later = self
-        (later.out, later.heldOverrides, later.masters, later.skippedRevisions) = ([], [], [], [])
-        (later.carry, later.pending, later.stack, later.block, later.giveUp, later.completedTopLevel) = ([], [], [Self.vcalendar], nil, false, false)
+        (later.kept.out, later.overrides, later.skippedRevisions) = ([], HeldOverrides(), [])
+        (later.carry, later.kept.pending, later.stack, later.block, later.giveUp, later.completedTopLevel) = ([], [], [ScanLine.vcalendar], nil, false, false)
         (later.previousWasTimeLine, later.previousWasUID, later.previousWasMarker, later.previousNameOpen) = (false, false, false, false)
         later.shape = shape.map { _ in .assumedAtCut }
-        later.zones = ZoneScan()
+        later.zones = ScanZones()
         return later
     }
 
@@ -226,7 +144,7 @@ extension ICalPreFilter {
     /// assumes. The line flags are read only by a continuation line (any other sets them
     /// first): compared when `folded`, the cut's line starting with a space or tab.
     package func isAtAssumedCut(folded: Bool) -> Bool {
-        carry.isEmpty && pending.isEmpty && blockStart == nil && block == nil && stack == [Self.vcalendar]
+        carry.isEmpty && kept.holdsNoBlock && block == nil && stack == [ScanLine.vcalendar]
             && (!folded || !(previousWasTimeLine || previousWasUID || previousWasMarker || previousNameOpen))
             && (shape?.isAtAssumedCut ?? true)
     }
@@ -234,15 +152,13 @@ extension ICalPreFilter {
     /// Takes on what `later` (from `startedAtCut`) read from the cut on, as if read here:
     /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
     package mutating func append(_ later: ICalPreFilter) {
-        let shift = out.count
-        joinZones(later)
-        out += later.out
-        keptEvents += later.keptEvents.map { $0.lowerBound + shift ..< $0.upperBound + shift }
-        heldOverrides += later.heldOverrides.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
-        masters += later.masters
+        let shift = kept.out.count
+        zones.join(later.zones, giveUp: &giveUp)
+        kept.append(later.kept)
+        overrides.append(later.overrides, shift: shift)
         skippedRevisions += later.skippedRevisions
         var merged = later
-        (merged.out, merged.keptEvents, merged.heldOverrides, merged.masters, merged.skippedRevisions) = (out, keptEvents, heldOverrides, masters, skippedRevisions)
+        (merged.kept.out, merged.kept.keptEvents, merged.overrides, merged.skippedRevisions) = (kept.out, kept.keptEvents, overrides, skippedRevisions)
         merged.zones = zones
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }

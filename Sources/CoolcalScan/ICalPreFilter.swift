@@ -8,7 +8,7 @@ import CoolcalModel
 /// one unfolded DTEND or DURATION) in the plain forms `20220820`, `20220820T080000`,
 /// `20220820T080000Z` with no parameters but TZID and VALUE — and everything it can
 /// produce, widened by a day either way for a time not in UTC (or, for a TZID naming
-/// a system zone, by that zone's own offsets: `ICalPreFilter+Zones`), ends before the
+/// a system zone, by that zone's own offsets: `ScanZones`), ends before the
 /// window or starts after it. A recurring event counts only when every RRULE has an end that is cheap to
 /// bound (UNTIL; or COUNT on a rule that yields one instance per period) or when it
 /// starts after the window, and never in a file with `RANGE=THISANDFUTURE`. An event
@@ -41,29 +41,22 @@ public struct ICalPreFilter {
     /// Every window an event is kept for; dropped only when it can reach none of them,
     /// so the contract holds for each (`merge` reads for many).
     package var windows: [TimeWindow]
-    package var out: [UInt8] = []
-    /// Where each VEVENT kept so far lies in `out` (until `finish` merges the held overrides in).
-    package var keptEvents: [Range<Int>] = []
+    /// What is kept so far, and the bytes of the VEVENT being read.
+    package var kept = KeptBytes()
     /// The start of a line that the previous chunk cut.
     package var carry: [UInt8] = []
-    /// The bytes of the VEVENT being read that came in earlier pieces.
-    package var pending: [UInt8] = []
-    /// Where the VEVENT being read starts in the current piece: its bytes are copied
-    /// only if it is kept (most are not) or the piece ends inside it.
-    package var blockStart: UnsafePointer<UInt8>?
-    package var lineEnd: UnsafePointer<UInt8>?
     private var inPiece = false
     package var stack: [UInt64] = []
     /// The VEVENT being read, when `blockOpen`: stored unwrapped, as the tag of a
-    /// `Block?` was an out-of-line call at each use (three per line). `block` is the two
+    /// `ScanBlock?` was an out-of-line call at each use (three per line). `block` is the two
     /// as one optional, for code that is not per line.
-    private var current = Block()
+    private var current = ScanBlock()
     private var blockOpen = false
-    package var block: Block? {
+    package var block: ScanBlock? {
         get { blockOpen ? current : nil }
         set {
             blockOpen = newValue != nil
-            current = newValue ?? Block()
+            current = newValue ?? ScanBlock()
         }
     }
     package var previousWasTimeLine = false
@@ -72,10 +65,9 @@ public struct ICalPreFilter {
     /// name cut by a fold, a VTIMEZONE offset beyond the margin: then nothing is
     /// dropped and the caller parses the whole file.
     package var giveUp = false
-    /// Overrides that may be dropped, decided at the end when every master with their
-    /// UID is known (a master later in the file counts too).
-    package var heldOverrides: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
-    /// The revisions of the events dropped (see `ICalPreFilter+Revisions`), after `finish`.
+    /// Overrides that may be dropped, and the masters they are judged with at the end.
+    package var overrides = HeldOverrides()
+    /// The revisions of the events dropped (`ScanBlock.revision`), after `finish`.
     /// While a VEVENT is read, it also holds that event's UID bytes (staged).
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
@@ -83,11 +75,6 @@ public struct ICalPreFilter {
 
     /// True when the physical line before a continuation ended inside a property name.
     package var previousNameOpen = false
-    /// Each master seen (by a hash of its UID), in order: the longest its first instance
-    /// can be, or nil when it cannot be judged. An override is dropped only when its
-    /// master's instance at RECURRENCE-ID cannot reach the window either; `finish` looks
-    /// up only the UIDs of the overrides held (few), so this is a list, not a dictionary.
-    package var masters: [(uid: UInt64, length: Int64?)] = []
     package var previousWasUID = false
     /// True after a BEGIN or END line: a fold would change the component libical sees.
     package var previousWasMarker = false
@@ -96,7 +83,7 @@ public struct ICalPreFilter {
     package var completedTopLevel = false
 
     /// The file's top-level VTIMEZONEs as read so far, and the zones that bounded events.
-    package var zones = ZoneScan()
+    package var zones = ScanZones()
 
     /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
     /// this scan finds them (one scan of the bytes for both).
@@ -120,7 +107,7 @@ public struct ICalPreFilter {
     }
 
     /// Whether the block can reach one of the windows; nil when it cannot be judged.
-    package func reachesAny(_ b: Block) -> Bool? {
+    package func reachesAny(_ b: ScanBlock) -> Bool? {
         for w in windows {
             guard let r = b.reaches(w) else { return nil }
             if r { return true }
@@ -182,10 +169,7 @@ public struct ICalPreFilter {
             pos = end
         }
         inPiece = false
-        if let start = blockStart {
-            pending.append(contentsOf: UnsafeBufferPointer(start: start, count: start.distance(to: base + pos)))
-            blockStart = nil
-        }
+        kept.endPiece(at: base + pos)
     }
 
     /// Everything kept, in the original order; nil when the file must be parsed whole.
@@ -195,44 +179,16 @@ public struct ICalPreFilter {
             carry = []
             line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
         }
-        out += pending
-        pending = []
+        kept.out += kept.pending
+        kept.pending = []
         // A VTIMEZONE the file never closed: not read.
-        if stack.count >= 2 && stack[0] == Self.vcalendar && stack[1] == Self.vtimezone {
+        if stack.count >= 2 && stack[0] == ScanLine.vcalendar && stack[1] == ScanLine.vtimezone {
             zones.readable = false
             zones.end(giveUp: &giveUp)
         }
         if giveUp || !completedTopLevel { return nil }
-        var merged: [UInt8] = []
-        merged.reserveCapacity(out.count + heldOverrides.reduce(0) { $0 + $1.bytes.count })
-        // For each UID of a held override: the longest first instance of all its masters
-        // (nil inside when one cannot be judged; no entry when it has none).
-        var masterLengths: [UInt64: Int64?] = [:]
-        if !heldOverrides.isEmpty {
-            let wanted = Set(heldOverrides.map(\.uid))
-            for master in masters where wanted.contains(master.uid) {
-                if let previous = masterLengths[master.uid] {
-                    masterLengths[master.uid] = .some(previous.flatMap { p in master.length.map { max(p, $0) } })
-                } else {
-                    masterLengths[master.uid] = .some(master.length)
-                }
-            }
-        }
-        var at = 0
-        for held in heldOverrides {
-            // Dropped only when every master of the UID is known and its instance at
-            // RECURRENCE-ID misses the window too.
-            if let known = masterLengths[held.uid], let length = known,
-               windows.allSatisfy({ held.rid + held.slack + length < $0.start || held.rid - held.slack > $0.end }) {
-                if keepsRevisions { skippedRevisions.append(held.revision) }
-                continue
-            }
-            merged += out[at..<held.at]
-            merged += held.bytes
-            at = held.at
-        }
+        let merged = overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions, keepsRevisions: keepsRevisions)
         skippedRevisions.index()
-        merged += out[at...]
         return Data(merged)
     }
 
@@ -250,11 +206,11 @@ public struct ICalPreFilter {
         if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
         if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
         let bytes = UnsafeBufferPointer(start: p, count: full)
-        lineEnd = p + full
+        kept.lineEnd = p + full
         let first = full > 0 ? p[0] : 0
         // Whether a VEVENT is open (`current` is it). Only a BEGIN or END line changes it.
         let open = blockOpen
-        if !open, stack.count >= 2, stack[1] == Self.vtimezone, stack[0] == Self.vcalendar { zones.see(p, contentEnd, depth: stack.count) }
+        if !open, stack.count >= 2, stack[1] == ScanLine.vtimezone, stack[0] == ScanLine.vcalendar { zones.see(p, contentEnd, depth: stack.count) }
         // `ICalReader` also reads the text itself for VTIMEZONE offsets, and ends lines at
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
         // what it reads is the same in the filtered text. (Asked only while the event may
@@ -269,16 +225,16 @@ public struct ICalPreFilter {
                 if contentEnd > 1 { skippedRevisions.stage(p + 1, contentEnd - 1) }
             }
             if previousNameOpen || previousWasMarker { giveUp = true }
-            emit(bytes, open: open)
+            kept.emit(bytes, open: open)
             return
         }
         previousWasTimeLine = false
         previousWasUID = false
         previousWasMarker = false
-        let nameEnd = ICalPreFilter.nameEnd(p, contentEnd)
+        let nameEnd = ScanLine.nameEnd(p, contentEnd)
         previousNameOpen = nameEnd == contentEnd
         let upperFirst = ContentLines.upper(first)
-        let marker = upperFirst == 0x42 || upperFirst == 0x45 ? ICalPreFilter.marker(p, contentEnd) : nil
+        let marker = upperFirst == 0x42 || upperFirst == 0x45 ? ScanLine.marker(p, contentEnd) : nil
         if let marker {
             previousWasMarker = true
             if marker.name == nil {
@@ -286,29 +242,29 @@ public struct ICalPreFilter {
                 // `BEGIN :VEVENT`, `BEGIN:VEVENT,X`): it opens or closes *some*
                 // component, whatever the name; judge nothing.
                 giveUp = true
-                emit(bytes, open: open)
+                kept.emit(bytes, open: open)
                 return
             }
         }
         if let marker, marker.begin, let name = marker.name {
             if marker.calendar && !stack.isEmpty { giveUp = true }
-            if stack.count == 1 && stack[0] == Self.vcalendar && name == Self.vevent && !open {
-                current = Block()
+            if stack.count == 1 && stack[0] == ScanLine.vcalendar && name == ScanLine.vevent && !open {
+                current = ScanBlock()
                 blockOpen = true
-                if inPiece { blockStart = p }
+                if inPiece { kept.blockStart = p }
             } else if open {
                 current.inner.append(name)
-                if name == Self.vtimezone { current.simple = false }
+                if name == ScanLine.vtimezone { current.simple = false }
             }
-            if !open && name == Self.vtimezone && stack.count == 1 && stack[0] == Self.vcalendar { zones.begin() }
+            if !open && name == ScanLine.vtimezone && stack.count == 1 && stack[0] == ScanLine.vcalendar { zones.begin() }
             stack.append(name)
-            emit(bytes, open: blockOpen)
+            kept.emit(bytes, open: blockOpen)
         } else if let marker, let name = marker.name {
-            emit(bytes, open: open)
+            kept.emit(bytes, open: open)
             if open {
                 if current.inner.isEmpty {
-                    if name == Self.vevent, stack.last == Self.vevent {
-                        var b = Block()
+                    if name == ScanLine.vevent, stack.last == ScanLine.vevent {
+                        var b = ScanBlock()
                         swap(&b, &current)
                         close(b)
                     } else {
@@ -322,7 +278,7 @@ public struct ICalPreFilter {
                 }
             }
             if stack.last == name {
-                if !open && name == Self.vtimezone && stack.count == 2 && stack[0] == Self.vcalendar { zones.end(giveUp: &giveUp) }
+                if !open && name == ScanLine.vtimezone && stack.count == 2 && stack[0] == ScanLine.vcalendar { zones.end(giveUp: &giveUp) }
                 stack.removeLast()
                 if stack.isEmpty { completedTopLevel = true }
             } else {
@@ -333,7 +289,7 @@ public struct ICalPreFilter {
             }
         } else {
             if upperFirst == 0x54 {
-                if ICalPreFilter.extremeOffset(p, contentEnd) { giveUp = true }
+                if ScanLine.extremeOffset(p, contentEnd) { giveUp = true }
                 // TZID, TZOFFSETFROM, TZOFFSETTO… in an event: see the lone CR above.
                 if open, contentEnd > 1, ContentLines.upper(p[1]) == 0x5A { current.simple = false }
             }
@@ -347,25 +303,16 @@ public struct ICalPreFilter {
             if !open, upperFirst == 0x4D, stack.count == 1, AnswerMethods.named(p, contentEnd) { giveUp = true }
             if open, current.inner.isEmpty {
                 if upperFirst == 0x55, contentEnd > 4, ContentLines.upper(p[1]) == 0x49, ContentLines.upper(p[2]) == 0x44, p[3] == 0x3A {
-                    current.uid = Self.nameHash(p + 4, contentEnd - 4)
+                    current.uid = ScanLine.nameHash(p + 4, contentEnd - 4)
                     if current.uidLines == 0 { skippedRevisions.unstage() }
                     skippedRevisions.stage(p + 4, contentEnd - 4)
                     current.uidLines += 1
                     previousWasUID = true
                 } else {
-                    previousWasTimeLine = ICalPreFilter.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
+                    previousWasTimeLine = ScanLine.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
                 }
             }
-            emit(bytes, open: open)
-        }
-    }
-
-    /// `open`: whether a VEVENT is being read (`block != nil`).
-    private mutating func emit(_ bytes: UnsafeBufferPointer<UInt8>, open: Bool) {
-        if !open {
-            out.append(contentsOf: bytes)
-        } else if blockStart == nil {
-            pending.append(contentsOf: bytes)
+            kept.emit(bytes, open: open)
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// kept compactly: in a large file nearly every event is dropped, and only the few UIDs
 /// that a parsed event has are ever asked for (`Revisions.current`). The UIDs' bytes are
 /// appended to one byte arena; each revision is an offset and a length into it, a hash of
-/// the bytes (`ICalPreFilter.nameHash`) and its SEQUENCE, DTSTAMP and LAST-MODIFIED as
+/// the bytes (`ScanLine.nameHash`) and its SEQUENCE, DTSTAMP and LAST-MODIFIED as
 /// integers. An `ICalRevision` (with its `String`) is built only for a UID asked for.
 ///
 /// UIDs are matched as Swift matches `String`s (canonical equivalence), exactly as a set
@@ -112,11 +112,11 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
         current.index()
     }
 
-    /// `ICalPreFilter.nameHash`, with its lowest bit marking an ASCII UID.
+    /// `ScanLine.nameHash`, with its lowest bit marking an ASCII UID.
     package static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
         // FNV-1a's offset basis: the hash of no bytes.
         guard let p = b.baseAddress else { return UInt64(0xCBF2_9CE4_8422_2325).asASCIIMark }
-        return ICalPreFilter.nameHash(p, b.count).asASCIIMark
+        return ScanLine.nameHash(p, b.count).asASCIIMark
     }
 }
 

@@ -1,5 +1,5 @@
 /// A UTC offset as iCalendar writes it (RFC 5545 §3.3.14), read the same way by the
-/// pre-filter's zone scan (`ICalPreFilter+Zones`) and by `ICalReader`'s check of a file's
+/// pre-filter's zone scan (`ScanZones`) and by `ICalReader`'s check of a file's
 /// VTIMEZONE offsets.
 package enum UTCOffset {
     /// A UTC offset value (`±HHMM` or `±HHMMSS`, minutes and seconds below 60) in

@@ -5,7 +5,7 @@ import CoolcalModel
 /// every transition from 1653 to 2201 (past them the last rules repeat) — for the TZID a
 /// file names it by, resolved as `ZoneBook` resolves a name the file does not define; nil
 /// when no system zone has that name. The pre-filter bounds a time in such a zone by it
-/// instead of by a day either way (`ICalPreFilter+Zones`). Cached for the process (a
+/// instead of by a day either way (`ScanZones`). Cached for the process (a
 /// vdir's files share it) and safe from both threads of a split scan.
 package enum ZoneOffsetRange {
     private static let lock = NSLock()

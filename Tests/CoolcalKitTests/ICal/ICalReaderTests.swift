@@ -115,7 +115,7 @@ import Testing
     ])
     func offsetsThatAreNotOffsetsRejectTheZone(_ observance: String) throws {
         let text = zoned(observance)
-        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
+        #expect(ZoneChecks.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
         let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
         #expect(calendar.zones.zone(for: "Test/Odd") == nil)
     }
@@ -127,14 +127,14 @@ import Testing
     ])
     func wellFormedOffsetsKeepTheZone(_ observance: String) throws {
         let text = zoned(observance)
-        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)).isEmpty)
+        #expect(ZoneChecks.zonesWithMalformedOffsets(in: Data(text.utf8)).isEmpty)
         let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
         #expect(calendar.zones.zone(for: "Test/Odd") != nil)
     }
 
     @Test func offsetsAreFoundInCROnlyFiles() throws {
         let text = zoned("TZOFFSETFROM:+0100\r\nTZOFFSETTO:garbage\r\n").replacingOccurrences(of: "\r\n", with: "\r")
-        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
+        #expect(ZoneChecks.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["Test/Odd"])
         let calendar = try ICalReader.read(Data(text.utf8), file: "z.ics")
         #expect(calendar.events.count == 1)
         #expect(calendar.zones.zone(for: "Test/Odd") == nil)
@@ -142,7 +142,7 @@ import Testing
 
     @Test func malformedZoneIsMatchedByItsTZIDAsLibicalReadsIt() {
         let text = zoned("TZOFFSETFROM:x\r\nTZOFFSETTO:y\r\n").replacingOccurrences(of: "TZID:Test/Odd\r\n", with: "TZID:A\\,\r\n B\r\n")
-        #expect(ICalReader.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["A,B"])
+        #expect(ZoneChecks.zonesWithMalformedOffsets(in: Data(text.utf8)) == ["A,B"])
     }
 
     @Test func binaryAndUTF16() {

@@ -9,26 +9,26 @@ import Testing
 @Suite struct PreFilterNameHashTests {
     static func hash(_ name: String) -> UInt64 {
         let bytes = Array(name.utf8)
-        return bytes.withUnsafeBufferPointer { ICalPreFilter.nameHash($0.baseAddress!, $0.count) }
+        return bytes.withUnsafeBufferPointer { ScanLine.nameHash($0.baseAddress!, $0.count) }
     }
 
     @Test func componentNamesMatchTheirHashes() {
-        #expect(ICalPreFilter.vcalendar == Self.hash("VCALENDAR"))
-        #expect(ICalPreFilter.vevent == Self.hash("VEVENT"))
-        #expect(ICalPreFilter.vtimezone == Self.hash("VTIMEZONE"))
+        #expect(ScanLine.vcalendar == Self.hash("VCALENDAR"))
+        #expect(ScanLine.vevent == Self.hash("VEVENT"))
+        #expect(ScanLine.vtimezone == Self.hash("VTIMEZONE"))
         // The hash upper-cases: any case of the name is the same component.
-        #expect(ICalPreFilter.vevent == Self.hash("vEvent"))
-        #expect(ICalPreFilter.vevent != ICalPreFilter.vtimezone)
+        #expect(ScanLine.vevent == Self.hash("vEvent"))
+        #expect(ScanLine.vevent != ScanLine.vtimezone)
     }
 
     @Test func markerLinesGiveTheLiteralNames() {
         func name(_ line: String) -> UInt64? {
             let bytes = Array(line.utf8)
-            return bytes.withUnsafeBufferPointer { ICalPreFilter.marker($0.baseAddress!, $0.count)?.name }
+            return bytes.withUnsafeBufferPointer { ScanLine.marker($0.baseAddress!, $0.count)?.name }
         }
-        #expect(name("BEGIN:VEVENT") == ICalPreFilter.vevent)
-        #expect(name("end:vcalendar") == ICalPreFilter.vcalendar)
-        #expect(name("BEGIN:VTIMEZONE") == ICalPreFilter.vtimezone)
+        #expect(name("BEGIN:VEVENT") == ScanLine.vevent)
+        #expect(name("end:vcalendar") == ScanLine.vcalendar)
+        #expect(name("BEGIN:VTIMEZONE") == ScanLine.vtimezone)
     }
 
     @Test func shapeMarkersArePackedBeginAndEnd() {

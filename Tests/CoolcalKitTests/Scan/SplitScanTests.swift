@@ -154,10 +154,10 @@ import Testing
     /// The cut is the first exact `BEGIN:VEVENT` line at or after the middle.
     @Test func findsTheCut() throws {
         let text = "x\nBEGIN:VEVENTX\nbegin:vevent\nBEGIN:VEVENT \nBEGIN:VEVENT\r\n"
-        let found = Array(text.utf8).withUnsafeBytes { ICalPreFilter.cut(in: $0, windowStart: 100, from: 101) }
+        let found = Array(text.utf8).withUnsafeBytes { SplitScan.cut(in: $0, windowStart: 100, from: 101) }
         #expect(found == 143)
         for none in ["x\nBEGIN:VEVENT", "x\nBEGIN:VEVENT\r", "BEGIN:VEVENT\r\n"] {
-            #expect(Array(none.utf8).withUnsafeBytes { ICalPreFilter.cut(in: $0, windowStart: 0, from: 1) } == nil, "\(none)")
+            #expect(Array(none.utf8).withUnsafeBytes { SplitScan.cut(in: $0, windowStart: 0, from: 1) } == nil, "\(none)")
         }
         // Four events of one length after a 17-byte head, 15 bytes of END after: the
         // middle is 16 + 2 events in; the third event starts a byte later.
@@ -183,7 +183,7 @@ import Testing
         let inZone = Self.head.utf8.count + "BEGIN:VTIMEZONE\r\n".utf8.count
         let inEvent = Self.head.utf8.count + Self.zone.utf8.count + "BEGIN:VEVENT\r\n".utf8.count
         let atEvent = Self.head.utf8.count + Self.zone.utf8.count
-        for (cut, expected) in [(inZone, ICalPreFilter.Scan.fellBack(at: inZone)), (inEvent, .fellBack(at: inEvent)), (atEvent, .split(at: atEvent))] {
+        for (cut, expected) in [(inZone, SplitScan.fellBack(at: inZone)), (inEvent, .fellBack(at: inEvent)), (atEvent, .split(at: atEvent))] {
             var filter = ICalPreFilter(windows: Self.windows, shape: InputShape())
             #expect(data.withUnsafeBytes { filter.feedAll($0, cut: cut) } == expected)
         }

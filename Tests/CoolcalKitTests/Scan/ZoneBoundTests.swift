@@ -6,7 +6,7 @@ import Testing
 @testable import CoolcalScan
 @testable import CoolcalZones
 
-/// Times in a named system zone are bounded by that zone's offsets (`ICalPreFilter+Zones`),
+/// Times in a named system zone are bounded by that zone's offsets (`ScanZones`),
 /// not by a day either way: a daily series far from the window's hours is dropped. Each
 /// text gives the full parse's occurrences and warnings, and the scan cut at any line
 /// gives the sequential scan's outcome; a VTIMEZONE that defines a system zone's name

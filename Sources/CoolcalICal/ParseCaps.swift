@@ -8,16 +8,14 @@ import CoolcalScan
 /// A component over a cap is cut out of the text — the outermost one below the
 /// VCALENDAR, so a VALARM's takes its VEVENT along — with a warning naming the
 /// line; a VCALENDAR's own property over a cap refuses the file.
-extension ICalReader {
-    package enum Caps {
-        /// Parameters of one property (unfolded): real ones have a handful.
-        package static let maxParameters = 1_000
-        /// Properties of one component (not counting its components): a meeting with
-        /// thousands of attendees stays well within.
-        package static let maxProperties = 10_000
-    }
+package enum ParseCaps {
+    /// Parameters of one property (unfolded): real ones have a handful.
+    package static let maxParameters = 1_000
+    /// Properties of one component (not counting its components): a meeting with
+    /// thousands of attendees stays well within.
+    package static let maxProperties = 10_000
 
-    package struct CapFinding {
+    package struct Finding {
         /// The 1-based line (of the text scanned) where the cap was passed.
         package var line: Int
         package var what: String
@@ -27,7 +25,7 @@ extension ICalReader {
 
     /// nil when nothing is over a cap; else the text without the components over one,
     /// and what was found, in order.
-    package static func overCaps(_ data: Data) -> (text: Data, findings: [CapFinding])? {
+    package static func overCaps(_ data: Data) -> (text: Data, findings: [Finding])? {
         var scan = CapScan()
         data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
@@ -55,7 +53,7 @@ extension ICalReader {
 /// The line-by-line state of `overCaps`. Not `ContentLines`: it must not allocate per
 /// line, and it only reads each line's name and parameters.
 private struct CapScan {
-    var findings: [ICalReader.CapFinding] = []
+    var findings: [ParseCaps.Finding] = []
     var cuts: [Range<Int>] = []
     private var lineNumber = 0
     /// The open components: is it a VCALENDAR, and how many properties it has so far.
@@ -101,8 +99,8 @@ private struct CapScan {
         }
         if !open.isEmpty {
             open[open.count - 1].properties += 1
-            if open[open.count - 1].properties == ICalReader.Caps.maxProperties + 1 {
-                found("a component with more than \(grouped(ICalReader.Caps.maxProperties)) properties", at: lineNumber)
+            if open[open.count - 1].properties == ParseCaps.maxProperties + 1 {
+                found("a component with more than \(grouped(ParseCaps.maxProperties)) properties", at: lineNumber)
             }
         }
         propertyLine = lineNumber
@@ -139,8 +137,8 @@ private struct CapScan {
 
     private mutating func endProperty() {
         guard propertyLine > 0 else { return }
-        if max(quotedCount, rawCount) > ICalReader.Caps.maxParameters {
-            found("a property with more than \(grouped(ICalReader.Caps.maxParameters)) parameters", at: propertyLine)
+        if max(quotedCount, rawCount) > ParseCaps.maxParameters {
+            found("a property with more than \(grouped(ParseCaps.maxParameters)) parameters", at: propertyLine)
         }
         propertyLine = 0
         inName = false
@@ -184,9 +182,9 @@ private struct CapScan {
         }
         let (a, b) = trimmed(0, nameEnd)
         let begin: Bool
-        if b - a == 5 && ICalPreFilter.has(p, a, 5, "BEGIN") {
+        if b - a == 5 && ScanLine.has(p, a, 5, "BEGIN") {
             begin = true
-        } else if b - a == 3 && ICalPreFilter.has(p, a, 3, "END") {
+        } else if b - a == 3 && ScanLine.has(p, a, 3, "END") {
             begin = false
         } else {
             return nil
@@ -202,18 +200,18 @@ private struct CapScan {
     }
 }
 
-extension ICalReader {
+extension ParseCaps {
     /// The text libical is given, and the warnings for what was cut out of it. Line
     /// numbers are the file's only in the whole text: a filtered read that meets a cap
     /// reads the file whole (when it may), so that both reads say the same.
     package static func capped(_ data: Data, file: String, whole: (() throws -> Data)?) throws -> (Data, [String]) {
         guard var found = overCaps(data) else { return (data, []) }
         var numbered = whole == nil
-        if let whole, let all = try? whole(), all.count <= maxParseBytes, let inAll = overCaps(all) {
+        if let whole, let all = try? whole(), all.count <= ICalReader.maxParseBytes, let inAll = overCaps(all) {
             found = inAll
             numbered = true
         }
-        let at = { (f: CapFinding) in numbered ? "line \(f.line): " : "" }
+        let at = { (f: Finding) in numbered ? "line \(f.line): " : "" }
         if let fatal = found.findings.first(where: { $0.component == nil }) {
             throw ICalError(file: file, message: "\(at(fatal))\(fatal.what)")
         }

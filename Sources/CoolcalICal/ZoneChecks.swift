@@ -5,7 +5,7 @@ import CoolcalScan
 
 /// Which of a file's VTIMEZONEs coolcal lets libical evaluate: the checks on the parsed
 /// zone, and the scan of the text for offsets libical reads without a trace.
-extension ICalReader {
+package enum ZoneChecks {
     /// A VTIMEZONE libical can evaluate quickly and sanely: at least one observance,
     /// every offset within ±18 h and written as one (`malformed` holds the TZIDs of
     /// zones with an offset that is not), rules only yearly (a `FREQ=SECONDLY` observance

@@ -5,8 +5,9 @@ import CoolcalModel
 /// properties that bound an event in time (and those that make it unjudgeable), and
 /// their parameters. Everything works on the raw bytes of one physical line, through
 /// pointers and not `ContentLines` (this runs for every line of the file; see
-/// `ICalPreFilter.handle`); its ASCII upper-casing is `ContentLines.upper`.
-extension ICalPreFilter {
+/// `ICalPreFilter.handle`); its ASCII upper-casing is `ContentLines.upper`. What a line
+/// says of its event goes into the event's `ScanBlock`.
+package enum ScanLine {
     /// `TZOFFSETFROM`/`TZOFFSETTO` beyond 20 hours: libical uses such zones, and they
     /// would break the one-day margin.
     package static func extremeOffset(_ p: UnsafePointer<UInt8>, _ to: Int) -> Bool {
@@ -73,7 +74,7 @@ extension ICalPreFilter {
     /// Reads one property line of the block, whose name ends at `nameEnd`; true when it
     /// was a time line. A name it reads has no quote: its value starts at the first `:`
     /// from `nameEnd` on outside quotes.
-    package static func property(_ base: UnsafePointer<UInt8>, _ to: Int, nameEnd: Int, into b: inout Block,
+    package static func property(_ base: UnsafePointer<UInt8>, _ to: Int, nameEnd: Int, into b: inout ScanBlock,
                                  giveUp: inout Bool) -> Bool {
         let from = 0
         guard let kind = PropertyKind.of(base, from, nameEnd, to) else { return false }
@@ -85,7 +86,7 @@ extension ICalPreFilter {
             // RANGE (THISANDFUTURE, in any case) moves a whole series: judge nothing.
             if containsUppercased(base, to, "RANGE") { giveUp = true }
             guard let colon = valueStart(base, nameEnd, to), b.recurrenceID == nil,
-                  let rid = TimeValue(UnsafeBufferPointer(start: base + colon, count: to - colon)),
+                  let rid = ScanTime(UnsafeBufferPointer(start: base + colon, count: to - colon)),
                   parametersPlain(base, from, colon, isDate: rid.isDate) else {
                 b.simple = false
                 return true
@@ -98,14 +99,14 @@ extension ICalPreFilter {
             return false
         case .rrule:
             if let colon = valueStart(base, nameEnd, to), colon - from == 6,
-               let rule = RuleValue(UnsafeBufferPointer(start: base + colon, count: to - colon)) {
+               let rule = ScanRule(UnsafeBufferPointer(start: base + colon, count: to - colon)) {
                 b.rules.append(rule)
             } else {
                 b.simple = false
             }
             return true
         case .sequence, .dtstamp, .lastModified:
-            readRevision(kind, base, from, nameEnd, to, into: &b)
+            b.revision.read(kind, base, from, nameEnd, to)
             return true
         case .dtstart, .dtend, .duration:
             guard let colon = valueStart(base, nameEnd, to) else { b.simple = false; return true }
@@ -113,15 +114,15 @@ extension ICalPreFilter {
             switch kind {
             case .dtstart:
                 if b.dtstart != nil { b.simple = false }
-                b.dtstart = TimeValue(value)
+                b.dtstart = ScanTime(value)
                 if b.dtstart == nil || !parametersPlain(base, from, colon, isDate: b.dtstart?.isDate) { b.simple = false }
             case .dtend:
                 if b.dtend != nil { b.simple = false }
-                b.dtend = TimeValue(value)
+                b.dtend = ScanTime(value)
                 if b.dtend == nil || !parametersPlain(base, from, colon, isDate: b.dtend?.isDate) { b.simple = false }
             default:
                 if b.duration != nil { b.simple = false }
-                b.duration = DurationValue(value)
+                b.duration = ScanDuration(value)
                 if b.duration == nil || colon - from != 9 { b.simple = false }
             }
             return true
@@ -165,6 +166,20 @@ extension ICalPreFilter {
         if tzids > 1 { return false }
         if let isDate, isDate != valueDate || (isDate && tzids > 0) { return false }
         return true
+    }
+
+    /// The value of the one unquoted `TZID=` parameter before `colon`, if any.
+    package static func tzidParameter(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int) -> String? {
+        var i = from
+        while i < colon - 1 {
+            if base[i] == 0x3B, has(base, i + 1, colon - 1 - (i + 1), "TZID=") {
+                var end = i + 6
+                while end < colon - 1 && base[end] != 0x3B { end += 1 }
+                return String(decoding: UnsafeBufferPointer(start: base + i + 6, count: end - i - 6), as: UTF8.self)
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The `length` bytes at `base + at` start with `prefix` (upper-case ASCII), in any case.

@@ -5,16 +5,15 @@ import CoolcalModel
 /// DTSTART values libical reads leniently into another date: `2026031T150000Z` (a digit
 /// missing) has the length of a floating date-time, and libical's `sscanf` makes it
 /// 2026-03-01T15:00:00. Such an event is skipped with a warning, like any event without
-/// a valid DTSTART. libical keeps no raw text, so the text is scanned for them.
-extension ICalReader {
-    package struct MalformedStart: Hashable {
-        package let uid: String?
-        package let value: String
-    }
+/// a valid DTSTART. libical keeps no raw text, so the text is scanned for them: one
+/// such value, with the UID of its event.
+package struct MalformedStart: Hashable {
+    package let uid: String?
+    package let value: String
 
     /// The DTSTART values of top-level VEVENTs that are in none of the forms RFC 5545
     /// and libical agree on, with the UID of their event.
-    package static func malformedStarts(in text: Data) -> [MalformedStart] {
+    package static func all(in text: Data) -> [MalformedStart] {
         // First, cheaply: is any DTSTART value malformed at all? (Almost never.)
         guard anyMalformedStart(in: text) else { return [] }
         var found: [MalformedStart] = []
@@ -98,7 +97,7 @@ extension ICalReader {
     }
 
     /// Marks the events whose DTSTART libical read from a malformed value: no start.
-    package static func rejectMalformedStarts(_ found: [MalformedStart], in events: inout [ICalEvent]) {
+    package static func reject(_ found: [MalformedStart], in events: inout [ICalEvent]) {
         for bad in found {
             guard [8, 10, 15, 16, 19, 20].contains(bad.value.utf8.count) else { continue }
             let lenient = bad.value.withCString { icaltime_from_string($0) }
