@@ -28,6 +28,7 @@ package struct ProcessOutcome: Equatable {
         case .bounded(let reason): self.init("no_action", reason)
         case .tooLarge(let limit): self.init("no_action", "too large to read (over \(limit) bytes)")
         case .failed(let error, let fault, let parked): self = Self.failure(error, fault: fault, parked: parked)
+        case .recorded(let outcome): self.init(outcome.word, outcome.detail)
         }
     }
 

@@ -59,7 +59,7 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         let message = PassThrough.withoutMboxLine(input.data)
         do {
-            let result = try answer(message, context: context, places: parking.places)
+            let result = try answer(message, context: context, parking: parking)
             return clock.finish { say(result, context: context, input: input) }
         } catch {
             return clock.finish { failed(error, context: context, input: input, parking: parking) }
@@ -98,7 +98,7 @@ package struct ProcessCommand: CommandUnit, Equatable {
     }
 
     /// The run: the parked messages and this one, as merge answers a spool.
-    private func answer(_ message: Data, context: RunContext, places: ParkingPlaces) throws -> ProcessResult {
+    private func answer(_ message: Data, context: RunContext, parking: ParkingSpot) throws -> ProcessResult {
         let settings = try context.settings
         let operands = try settings.calendarOperands(calendars, command: "process")
         guard !settings.me.isEmpty else {
@@ -109,7 +109,28 @@ package struct ProcessCommand: CommandUnit, Equatable {
         run.policy = try policy ?? settings.mergePolicy
         run.reply = reply.mails(settings)
         run.deliverOutbox = false
-        return try run.process(message, places: places)
+        let key = handOverKey(settings, calendars: operands, policy: run.policy, reply: run.reply)
+        let handOver = HandOver(place: HandOverPlace(stateDirectory: settings.stateDirectory, key: key),
+                                serveUntil: Date().addingTimeInterval(deadline.value / 2)) { result in
+            let outcome = ProcessOutcome(result)
+            return HandedOverOutcome(word: outcome.word, detail: outcome.detail, inviteID: result.invite?.id, title: result.invite?.title)
+        }
+        parking.handOver = handOver
+        return try run.process(message, places: parking.places, handOver: handOver)
+    }
+
+    /// The hand-over place's key: a hash of what decides an answer — the calendars, `me`
+    /// (with `--recipient`), policy, accept-from, reply, zone, buffer, and every value of
+    /// the config — so a message is handed only to a holder that would answer it alike.
+    private func handOverKey(_ settings: Settings, calendars: [String], policy: MergePolicy, reply: Bool) -> String {
+        var lines = ["calendars=" + calendars.joined(separator: "\u{0}"), "me=" + settings.me.joined(separator: "\u{0}"),
+                     "policy=" + policy.rawValue, "accept-from=" + settings.acceptFrom.map(\.description).joined(separator: "\u{0}"),
+                     "reply=\(reply)", "tz=" + settings.zone.identifier, "buffer=" + String(describing: settings.config.buffer),
+                     "allow-publish=\(settings.allowPublish)", "calendar-invitations=\(settings.calendarInvitations)"]
+        for (key, values) in settings.config.values.sorted(by: { $0.key < $1.key }) {
+            lines.append("config." + key + "=" + values.joined(separator: "\u{0}"))
+        }
+        return String(MessageReader.sha256(Data(lines.joined(separator: "\n").utf8)).prefix(32))
     }
 
     /// The last words: the outcome line (or JSON), or the message with its header.
@@ -145,6 +166,13 @@ package struct ProcessCommand: CommandUnit, Equatable {
 final class ParkingSpot: @unchecked Sendable {
     private let lock = NSLock()
     let places: ParkingPlaces
+    /// Where the message was handed over to another delivery, if it was: taken back
+    /// before it is parked.
+    var handOver: HandOver? {
+        get { lock.withLock { handedTo } }
+        set { lock.withLock { handedTo = newValue } }
+    }
+    private var handedTo: HandOver?
     private var result: Result<String, ParkingPlaces.NotParked>?
     /// The message, once read whole.
     var message: Data? {
@@ -159,6 +187,7 @@ final class ParkingSpot: @unchecked Sendable {
     func parkOnce() -> Result<String, ParkingPlaces.NotParked> {
         lock.withLock {
             if let result, case .success = result { return result }
+            handedTo?.withdraw()
             guard let stored else { return .failure(ParkingPlaces.NotParked(reasons: ["the message was not read whole"])) }
             let parked = places.park(stored)
             result = parked
