@@ -100,6 +100,18 @@ package struct ProcessOutcome: Equatable {
         return ProcessOutcome("error", "\(error)" + (fault == .transient ? "; parked: the next run answers it" : "; parked, answered once fixed"))
     }
 
+    /// The deadline's words on standard error, the process about to exit 75: the message
+    /// parked (`notParked` nil), or why no place took it.
+    package static func deadlinePassed(notParked: String?) -> String {
+        let parked = notParked.map { "; not parked: \($0)" } ?? "; the message is parked: the next run answers it"
+        return "coolcal: error: process: no outcome within the deadline\(parked)\n"
+    }
+
+    /// Why no place took a message a fault kept from being answered (standard error).
+    package static func notParked(_ reason: String) -> String {
+        "coolcal: process: not parked: \(reason)\n"
+    }
+
     /// `--json`: the outcome as an object.
     package func json(inviteID: String?, title: String?, parked: Bool) -> String {
         JSONWriter.string(.object([
