@@ -79,7 +79,7 @@ package struct ProcessCommand: CommandUnit, Equatable {
         run.policy = try policy ?? settings.mergePolicy
         run.reply = reply.mails(settings)
         run.deliverOutbox = false
-        let key = handOverKey(settings, calendars: operands, policy: run.policy, reply: run.reply)
+        let key = settings.handOverKey(calendars: operands, policy: run.policy, reply: run.reply)
         let handOver = HandOver(place: HandOverPlace(stateDirectory: settings.stateDirectory, key: key),
                                 serveUntil: Date().addingTimeInterval(deadline.value / 2)) { result in
             let outcome = ProcessOutcome(result)
@@ -87,20 +87,6 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         parking.handOver = handOver
         return try run.process(message, places: parking.places, handOver: handOver)
-    }
-
-    /// The hand-over place's key: a hash of what decides an answer — the calendars, `me`
-    /// (with `--recipient`), policy, accept-from, reply, zone, buffer, and every value of
-    /// the config — so a message is handed only to a holder that would answer it alike.
-    private func handOverKey(_ settings: Settings, calendars: [String], policy: MergePolicy, reply: Bool) -> String {
-        var lines = ["calendars=" + calendars.joined(separator: "\u{0}"), "me=" + settings.me.joined(separator: "\u{0}"),
-                     "policy=" + policy.rawValue, "accept-from=" + settings.acceptFrom.map(\.description).joined(separator: "\u{0}"),
-                     "reply=\(reply)", "tz=" + settings.zone.identifier, "buffer=" + String(describing: settings.config.buffer),
-                     "allow-publish=\(settings.allowPublish)", "calendar-invitations=\(settings.calendarInvitations)"]
-        for (key, values) in settings.config.values.sorted(by: { $0.key < $1.key }) {
-            lines.append("config." + key + "=" + values.joined(separator: "\u{0}"))
-        }
-        return String(MessageReader.sha256(Data(lines.joined(separator: "\n").utf8)).prefix(32))
     }
 
     /// The last words: the outcome line (or JSON), or the message with its header.
