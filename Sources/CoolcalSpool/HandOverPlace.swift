@@ -39,10 +39,11 @@ package struct HandOverPlace: Sendable {
     private var outcomes: String { directory + "/outcomes" }
 
     /// The holder's: held while it serves (nil when the place cannot be made; then it
-    /// answers only its own, and nobody hands over).
+    /// answers only its own, and nobody hands over). Waited for up to a second: a
+    /// waiter's `isServed` holds it for a moment.
     package func serve() -> FileLock? {
         guard (try? SystemCalls.makeDirectories(directory, 0o700)) != nil else { return nil }
-        return try? FileLock(exclusive: directory + "/serving.lock", permissions: 0o600, timeout: 0)
+        return try? FileLock(exclusive: directory + "/serving.lock", permissions: 0o600, timeout: 1)
     }
 
     /// Whether a holder of these settings serves now (its `serving.lock` is held).
