@@ -16,9 +16,13 @@ package enum ProcessResult {
     case tooLarge(limit: Int)
     /// The run could not finish (`fault`); `parked`: the message waits for the next run.
     case failed(Error, Fault, parked: Bool)
+    /// Handed over to the run lock's holder (issue #48), which answered it and recorded
+    /// what it did, in its words.
+    case recorded(HandedOverOutcome)
 
     /// The invitation answered, when there was one.
     package var invite: (id: String, title: String)? {
+        if case .recorded(let outcome) = self, let id = outcome.inviteID, let title = outcome.title { return (id, title) }
         guard case .answered(let item) = self, let invite = item.invite else { return nil }
         return (invite.id.text, invite.title)
     }
@@ -27,30 +31,5 @@ package enum ProcessResult {
     package var parked: Bool {
         guard case .failed(_, _, let parked) = self else { return false }
         return parked
-    }
-}
-
-extension MergeRun {
-    /// `process`: the parked messages (`places`) and `message`, as a spool is answered;
-    /// what became of `message`. A run that could not finish throws.
-    package func process(_ message: Data, places: ParkingPlaces) throws -> ProcessResult {
-        var source: DeliverySource?
-        var mine: MergeItem?
-        let failure = try run(source: { [store, lockTimeout] in
-            let opened = try DeliverySource(message: message, parked: places.places, store: try store.open(), now: store.settings.now,
-                                            lockTimeout: lockTimeout)
-            source = opened
-            return opened
-        }) { item in
-            if item.name == DeliverySource.messageName { mine = item }
-        }
-        if let failure { throw failure }
-        if let mine { return .answered(mine) }
-        switch source?.messageSkipped {
-        case .seen(let code)?: return .skipped(code, seen: true)
-        case .skipped(let code)?: return .skipped(code, seen: false)
-        case .bounded(let reason)?: return .bounded(reason)
-        case nil: return .skipped(nil, seen: false)
-        }
     }
 }

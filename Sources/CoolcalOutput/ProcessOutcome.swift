@@ -28,6 +28,7 @@ package struct ProcessOutcome: Equatable {
         case .bounded(let reason): self.init("no_action", reason)
         case .tooLarge(let limit): self.init("no_action", "too large to read (over \(limit) bytes)")
         case .failed(let error, let fault, let parked): self = Self.failure(error, fault: fault, parked: parked)
+        case .recorded(let outcome): self.init(outcome.word, outcome.detail)
         }
     }
 
@@ -97,6 +98,18 @@ package struct ProcessOutcome: Equatable {
     package static func failure(_ error: Error, fault: Fault, parked: Bool) -> ProcessOutcome {
         guard parked else { return ProcessOutcome("error", "\(error)") }
         return ProcessOutcome("error", "\(error)" + (fault == .transient ? "; parked: the next run answers it" : "; parked, answered once fixed"))
+    }
+
+    /// The deadline's words on standard error, the process about to exit 75: the message
+    /// parked (`notParked` nil), or why no place took it.
+    package static func deadlinePassed(notParked: String?) -> String {
+        let parked = notParked.map { "; not parked: \($0)" } ?? "; the message is parked: the next run answers it"
+        return "coolcal: error: process: no outcome within the deadline\(parked)\n"
+    }
+
+    /// Why no place took a message a fault kept from being answered (standard error).
+    package static func notParked(_ reason: String) -> String {
+        "coolcal: process: not parked: \(reason)\n"
     }
 
     /// `--json`: the outcome as an object.

@@ -10,14 +10,19 @@ import CoolcalSupport
 /// Maildir's are (`MessageIntake`: remembered in the state by Message-ID and calendar
 /// part, so a message delivered twice is answered once). A parked message leaves
 /// `parked/` once it is answered or known. The run lock (`STATE/process.lock`) makes
-/// concurrent deliveries take their turns.
+/// concurrent deliveries take their turns; the messages other deliveries handed over to
+/// the lock's holder (`HandOverPlace`) are items of its run too, after its own.
 package final class DeliverySource: MergeSource {
     /// The item name of the message handed over.
     package static let messageName = "message"
+    /// The item name of a message another delivery handed over (`HandOverPlace`).
+    package static func handedOverName(_ name: String) -> String { "handover/" + name }
     /// What delivered messages are remembered under in the state.
     package static let memory = "delivery:"
 
     private let message: Data?
+    /// The messages other deliveries handed over, claimed: each name there and its bytes.
+    private let handedOver: [(name: String, data: Data)]
     private let parked: [ParkedMessages]
     /// Where each parked item of the run waits, by item name.
     private var parkedAt: [String: (place: ParkedMessages, name: String)] = [:]
@@ -25,12 +30,18 @@ package final class DeliverySource: MergeSource {
     /// by an earlier run), by its item name.
     private var standsFor: [String: [String]] = [:]
     private let intake: MessageIntake
-    private let lock: FileLock
+    /// The run lock, when this source took it (nil: the caller holds it for several runs).
+    private let lock: FileLock?
     /// For each item name: the key it is remembered by, and its invitation's id.
     private var pending: [String: (key: String, inviteID: String?)] = [:]
+    /// What became of each message handed over (by item name) that is no item of the run.
+    package private(set) var skipped: [String: Skipped] = [:]
+    /// A message handed over that is the same message as an item of the run (delivered
+    /// twice at once), by item name: that item's name.
+    package private(set) var sameAs: [String: String] = [:]
     /// What became of the message handed over when it is no item of the run: nil while
     /// it is one (or before `items`).
-    package private(set) var messageSkipped: Skipped?
+    package var messageSkipped: Skipped? { skipped[Self.messageName] }
 
     /// Why the message handed over is no item of the run.
     package enum Skipped: Equatable {
@@ -45,12 +56,21 @@ package final class DeliverySource: MergeSource {
     package var directory: String { "standard input" }
 
     /// `message`: the message handed over (nil: only the parked ones); `parked`: every
-    /// parking place (`ParkingPlaces`).
-    package init(message: Data?, parked: [ParkedMessages], store: StateStore, now: Date, lockTimeout: TimeInterval) throws {
+    /// parking place (`ParkingPlaces`); `handedOver`: what other deliveries handed over;
+    /// `holding`: the run lock when the caller took it (else it is taken here, and
+    /// released by `unlock`).
+    package init(message: Data?, handedOver: [(name: String, data: Data)] = [], parked: [ParkedMessages], store: StateStore,
+                 now: Date, lockTimeout: TimeInterval, holding: FileLock? = nil) throws {
         self.message = message
+        self.handedOver = handedOver
         self.parked = parked
         intake = MessageIntake(store: store, realPath: Self.memory, now: now)
-        lock = try FileLock(path: store.directory + "/process.lock", inState: true, timeout: lockTimeout)
+        lock = holding == nil ? try Self.runLock(stateDirectory: store.directory, timeout: lockTimeout) : nil
+    }
+
+    /// The run lock of `process` runs on one state: `STATE/process.lock`.
+    package static func runLock(stateDirectory: String, timeout: TimeInterval) throws -> FileLock {
+        try FileLock(path: stateDirectory + "/process.lock", inState: true, timeout: timeout)
     }
 
     package func items(floatingZone: TimeZone, diagnostics: Diagnostics) throws -> [SpoolItem] {
@@ -76,19 +96,25 @@ package final class DeliverySource: MergeSource {
                 items.append(item)
             }
         }
-        if let message {
-            switch try intake.take(name: Self.messageName, path: "standard input", data: message, floatingZone: floatingZone,
+        let messages = (message.map { [(Self.messageName, $0)] } ?? []) + handedOver.map { (Self.handedOverName($0.name), $0.data) }
+        for (name, data) in messages {
+            switch try intake.take(name: name, path: "standard input", data: data, floatingZone: floatingZone,
                                    diagnostics: diagnostics) {
-            case .skipped(let outcome): messageSkipped = .skipped(outcome)
-            case .seen(let outcome): messageSkipped = .seen(outcome)
-            case .bounded(let reason): messageSkipped = .bounded(reason)
+            case .skipped(let outcome): skipped[name] = .skipped(outcome)
+            case .seen(let outcome): skipped[name] = .seen(outcome)
+            case .bounded(let reason): skipped[name] = .bounded(reason)
             case .item(let item, let key, let inviteID):
+                // Handed over twice at once: the first copy stands for both.
+                if let first = pending.first(where: { $0.value.key == key && !$0.key.hasPrefix("parked/") }) {
+                    sameAs[name] = first.key
+                    continue
+                }
                 // Delivered again while parked (an MTA that retried): this copy stands for both;
                 // the parked one leaves once this one is finished, not before (the run may fail).
-                for (name, entry) in pending where entry.key == key && name.hasPrefix("parked/") {
-                    pending[name] = nil
-                    items.removeAll { $0.name == name }
-                    standsFor[item.name, default: []].append(name)
+                for (parkedName, entry) in pending where entry.key == key && parkedName.hasPrefix("parked/") {
+                    pending[parkedName] = nil
+                    items.removeAll { $0.name == parkedName }
+                    standsFor[item.name, default: []].append(parkedName)
                 }
                 pending[item.name] = (key, inviteID)
                 items.append(item)
@@ -113,5 +139,5 @@ package final class DeliverySource: MergeSource {
         place.remove(name)
     }
 
-    package func unlock() { lock.unlock() }
+    package func unlock() { lock?.unlock() }
 }

@@ -124,6 +124,7 @@ package enum SystemCalls {
     /// `rename(2)`: `from` replaces `to`, atomically.
     package static func rename(_ from: String, _ to: String) throws(SystemCallError) {
         try make("rename", from, target: to) { Glibc.rename(from, to) }
+        TestHook.traceRename(from, to)
     }
 
     /// `link(2)`: `to` is a new name of `from`.

@@ -19,6 +19,8 @@ package enum TestHook {
     ///   nor marked, a plain spool's files not moved).
     /// - "accept-after-write", "decline-after-write" (accept, decline: the calendar is
     ///   written, the answer not yet recorded in the state).
+    /// - "process-after-claim" (process, holding the run lock: messages other deliveries
+    ///   handed over are claimed, not yet answered; BurstTests kills it there).
     /// The merge points are for MaildirCrashTests and MaildirTests; with the answering
     /// ones and "merge-after-write", UnrecordedTests breaks the state while coolcal waits.
     ///
@@ -41,4 +43,18 @@ package enum TestHook {
             waited += 1
         }
     }
+
+    /// With `COOLCAL_TEST_TRACE` naming a file, each `rename` the funnel makes is appended
+    /// to it as a line `rename FROM -> TO` (`O_APPEND`: one line per call even from several
+    /// processes), so a test can count the calendar writes of separate processes
+    /// (BurstTests: a burst of deliveries written once or twice, not once each).
+    package static func traceRename(_ from: String, _ to: String) {
+        guard let file = traceFile else { return }
+        guard let fd = try? SystemCalls.open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) else { return }
+        let line = Data("rename \(from) -> \(to)\n".utf8)
+        line.withUnsafeBytes { bytes in _ = try? SystemCalls.writeAll(fd, bytes, path: file) }
+        try? SystemCalls.close(fd, path: file)
+    }
+
+    private static let traceFile: String? = getenv("COOLCAL_TEST_TRACE").map { String(cString: $0) }
 }

@@ -47,58 +47,28 @@ package struct ProcessCommand: CommandUnit, Equatable {
     }
 
     package func run(_ context: RunContext) throws -> ExitStatus {
-        let parking = ParkingSpot(places: Self.parkingPlaces(context))
-        let clock = ProcessDeadline(seconds: deadline.value) { [parking] in
-            let parked = parking.parkOnce()
-            FileHandle.standardError.write(Data("coolcal: error: process: no outcome within the deadline\(Self.parkedWords(parked))\n".utf8))
+        let delivery = ProcessDelivery(deadline: deadline.value, places: Self.parkingPlaces(context)) { parked in
+            let notParked: String?
+            switch parked {
+            case .success: notParked = nil
+            case .failure(let reason): notParked = reason.description
+            }
+            FileHandle.standardError.write(Data(ProcessOutcome.deadlinePassed(notParked: notParked).utf8))
         }
         let input = StandardInputMessage.read()
-        parking.message = input.complete ? input.data : nil
-        guard input.complete else {
-            return clock.finish { say(.tooLarge(limit: StandardInputMessage.limit), context: context, input: input) }
+        let delivered = delivery.answer(input.complete ? input.data : nil, limit: StandardInputMessage.limit) { message in
+            try answer(PassThrough.withoutMboxLine(message), context: context, parking: delivery.parking)
         }
-        let message = PassThrough.withoutMboxLine(input.data)
-        do {
-            let result = try answer(message, context: context, places: parking.places)
-            return clock.finish { say(result, context: context, input: input) }
-        } catch {
-            return clock.finish { failed(error, context: context, input: input, parking: parking) }
-        }
-    }
-
-    /// A run that could not answer the message (`Fault`): parked unless nothing could mend
-    /// it; 75 for a transient fault or when no place took the message (the MTA keeps it),
-    /// else 0 — a delivery agent deferring the whole mail for a fault only a person
-    /// mends would keep it from the user for days, then bounce it.
-    private func failed(_ error: Error, context: RunContext, input: StandardInputMessage, parking: ParkingSpot) -> ExitStatus {
-        let fault = Fault.of(error)
-        guard fault.parks else {
-            return say(.failed(error, fault, parked: false), context: context, input: input)
-        }
-        switch parking.parkOnce() {
-        case .success:
-            _ = say(.failed(error, fault, parked: true), context: context, input: input)
-            guard fault == .transient else { return .ok }
-            context.diagnostics.warn("\(error)")
-            return .tempFail
-        case .failure(let reason):
-            _ = say(.failed(error, fault, parked: false), context: context, input: input)
-            context.diagnostics.warn("\(error)")
-            FileHandle.standardError.write(Data("coolcal: process: not parked: \(reason)\n".utf8))
-            return .tempFail
-        }
-    }
-
-    /// The deadline's words on parking.
-    private static func parkedWords(_ parked: Result<String, ParkingPlaces.NotParked>) -> String {
-        switch parked {
-        case .success: return "; the message is parked: the next run answers it"
-        case .failure(let reason): return "; not parked: \(reason)"
+        return delivery.finish {
+            say(delivered.result, context: context, input: input)
+            if let warning = delivered.warning { context.diagnostics.warn("\(warning)") }
+            if let reason = delivered.notParked { FileHandle.standardError.write(Data(ProcessOutcome.notParked(reason.description).utf8)) }
+            return delivered.status
         }
     }
 
     /// The run: the parked messages and this one, as merge answers a spool.
-    private func answer(_ message: Data, context: RunContext, places: ParkingPlaces) throws -> ProcessResult {
+    private func answer(_ message: Data, context: RunContext, parking: ParkingSpot) throws -> ProcessResult {
         let settings = try context.settings
         let operands = try settings.calendarOperands(calendars, command: "process")
         guard !settings.me.isEmpty else {
@@ -109,11 +79,18 @@ package struct ProcessCommand: CommandUnit, Equatable {
         run.policy = try policy ?? settings.mergePolicy
         run.reply = reply.mails(settings)
         run.deliverOutbox = false
-        return try run.process(message, places: places)
+        let key = settings.handOverKey(calendars: operands, policy: run.policy, reply: run.reply)
+        let handOver = HandOver(place: HandOverPlace(stateDirectory: settings.stateDirectory, key: key),
+                                serveUntil: Date().addingTimeInterval(deadline.value / 2)) { result in
+            let outcome = ProcessOutcome(result)
+            return HandedOverOutcome(word: outcome.word, detail: outcome.detail, inviteID: result.invite?.id, title: result.invite?.title)
+        }
+        parking.handOver = handOver
+        return try run.process(message, places: parking.places, handOver: handOver)
     }
 
     /// The last words: the outcome line (or JSON), or the message with its header.
-    private func say(_ result: ProcessResult, context: RunContext, input: StandardInputMessage) -> ExitStatus {
+    private func say(_ result: ProcessResult, context: RunContext, input: StandardInputMessage) {
         if passThrough {
             context.out.write(bytes: PassThrough.message(input.data, outcome: ProcessOutcome(result).line))
             if !input.complete { StandardInputMessage.rest(to: FileHandle.standardOutput) }
@@ -125,7 +102,6 @@ package struct ProcessCommand: CommandUnit, Equatable {
                 context.out.write(ProcessOutcome(result).line + "\n")
             }
         }
-        return .ok
     }
 
     /// Where to park: the state directory and the config's `parked` as far as the config
@@ -138,32 +114,6 @@ package struct ProcessCommand: CommandUnit, Equatable {
         }
         return ParkingPlaces(stateDirectory: Settings.stateDirectory(flag: context.common.state, environment: env), configured: nil,
                              environment: env)
-    }
-}
-
-/// Where `process` parks its message, once, from whichever thread gets there first.
-final class ParkingSpot: @unchecked Sendable {
-    private let lock = NSLock()
-    let places: ParkingPlaces
-    private var result: Result<String, ParkingPlaces.NotParked>?
-    /// The message, once read whole.
-    var message: Data? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-    private var stored: Data?
-
-    init(places: ParkingPlaces) { self.places = places }
-
-    /// Parks the message unless parked already: where, or why no place took it.
-    func parkOnce() -> Result<String, ParkingPlaces.NotParked> {
-        lock.withLock {
-            if let result, case .success = result { return result }
-            guard let stored else { return .failure(ParkingPlaces.NotParked(reasons: ["the message was not read whole"])) }
-            let parked = places.park(stored)
-            result = parked
-            return parked
-        }
     }
 }
 
