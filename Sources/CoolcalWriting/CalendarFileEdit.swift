@@ -200,6 +200,14 @@ package final class CalendarFileEdit {
     /// The mode a new file is made with (a vdir's event file: its siblings'); nil: 0644.
     package var newFileMode: mode_t?
 
+    /// What `commit` would write, as a splice of the text as read (the deferred new
+    /// events placed): a test compares a streamed write with these bytes put together
+    /// in memory.
+    package func placedEdit() throws -> Splice? {
+        try placeDeferred()
+        return edited
+    }
+
     /// Whether any change left something to write.
     package var hasChanges: Bool { edited != nil || !deferred.isEmpty }
 
