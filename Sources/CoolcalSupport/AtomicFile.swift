@@ -96,7 +96,7 @@ public enum AtomicFile {
     package static func write(to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
                       readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool, syncingDirectory: Bool = true,
                       contents: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
-        try write(to: path, keeping: existing, newMode: newMode, readBack: readBack, unchanged: unchanged,
+        try Self.write(to: path, keeping: existing, newMode: newMode, readBack: readBack, unchanged: unchanged,
                   syncingDirectory: syncingDirectory, streaming: { output in try contents { try output.write($0) } })
     }
 
