@@ -96,6 +96,16 @@ public enum AtomicFile {
     package static func write(to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
                       readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool, syncingDirectory: Bool = true,
                       contents: (_ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try Self.write(to: path, keeping: existing, newMode: newMode, readBack: readBack, unchanged: unchanged,
+                  syncingDirectory: syncingDirectory, streaming: { output in try contents { try output.write($0) } })
+    }
+
+    /// `write(to:keeping:...contents:)` of what `fill` puts into the temporary file
+    /// through its `Output`: bytes from memory, and ranges copied from another open file
+    /// (a streamed edit: the unchanged bytes of the file it replaces, in the kernel).
+    package static func write(to path: String, keeping existing: FileStatus?, newMode: mode_t? = nil,
+                      readBack: (String) throws -> Void = { _ in }, unchanged: () throws -> Bool, syncingDirectory: Bool = true,
+                      streaming fill: (Output) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         let mode = existing.map { mode_t($0.permissions) } ?? newMode ?? 0o644
@@ -134,30 +144,7 @@ public enum AtomicFile {
                 }
             }
         }
-        var written = 0, handedToDevice = 0
-        try contents { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                // A MiB per call: one write(2) of a whole 64 MiB calendar took 0.29 s here,
-                // the same bytes a MiB at a time 0.02 s (measured on ext4).
-                let n = min(AtomicFile.writePiece, buffer.count - offset)
-                do throws(SystemCallError) {
-                    try SystemCalls.writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + n)]), path: temp)
-                } catch {
-                    throw WriteError.errno(error, path: path, doing: "cannot write")
-                }
-                offset += n
-                written += n
-                // The device starts on what lies `writebackLag` behind the end (a hint: its
-                // failure is the fsync's to report): a 64 MiB fsync then waits for less
-                // (median of 6: write + fsync 114 → 81 ms here, ext4).
-                if written - handedToDevice >= 2 * AtomicFile.writebackLag {
-                    let upTo = written - AtomicFile.writebackLag
-                    try? SystemCalls.startWriteback(fd, offset: handedToDevice, count: upTo - handedToDevice, path: temp)
-                    handedToDevice = upTo
-                }
-            }
-        }
+        try fill(Output(fd: fd, temp: temp, path: path))
         TestHook.pause(at: "after-temp-write")
         // The fsync (the device's time) and the read-back (the page cache's bytes, the
         // same before and after it) overlap: fsync, then close, on another thread, which

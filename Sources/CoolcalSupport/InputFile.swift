@@ -133,6 +133,10 @@ public final class OpenInput {
         deadline = Date().addingTimeInterval(InputFile.streamTimeout)
     }
 
+    /// The open descriptor (a streamed write copies the file's unchanged ranges from it:
+    /// `AtomicFile.Output.copy`); the input owns it: not to be closed by the caller.
+    package var fileDescriptor: Int32 { descriptor }
+
     /// Set once `closeBeside` has handed the descriptor to its thread.
     private var handedOff = false
 

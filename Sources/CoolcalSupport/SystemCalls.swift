@@ -105,6 +105,23 @@ package enum SystemCalls {
         }
     }
 
+    /// One `copy_file_range(2)`: up to `count` bytes of `source` from `offset` appended
+    /// to `target` at its file offset, in the kernel (the source's offset left alone):
+    /// how many were copied, 0 at the source's end. Traced on the source's path (`path`),
+    /// with the target's (`targetPath`). `copy` falls back to `pread`/`write` when the
+    /// call cannot copy between these files.
+    package static func copyFileRange(from source: Int32, at offset: Int64, to target: Int32, count: Int, path: String? = nil,
+                                      targetPath: String? = nil) throws(SystemCallError) -> Int {
+        if refusingCopyFileRange.load(ordering: .relaxed) {
+            note("copy_file_range", path, fd: source, target: targetPath)
+            throw SystemCallError(call: "copy_file_range", path: path, errno: Errno(rawValue: ENOSYS))
+        }
+        var from = offset
+        return try make("copy_file_range", path, fd: source, target: targetPath) {
+            CLinux.copy_file_range(source, &from, target, nil, count, 0)
+        }
+    }
+
     /// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`: starts writing that range of
     /// the file's dirty pages to the device and returns (no durability: `fsync` still
     /// must follow; a large file's fsync then waits for less).

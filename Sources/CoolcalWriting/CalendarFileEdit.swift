@@ -19,6 +19,11 @@ package final class CalendarFileEdit {
     package let windows: [TimeWindow]
     private let status: FileStatus?
     private let original: Data
+    /// The file as read, open: a write copies the ranges an edit keeps from it.
+    private let source: OpenInput?
+    /// From this many bytes on, a range the edit keeps is copied from the file in the
+    /// kernel (`AtomicFile.Output.copy`), not written from memory.
+    package static let copiedFrom = 64 << 10
     /// The calendar as read: its zones, and the events that may reach `window`.
     package private(set) var calendar: ICalCalendar
     /// From this size on, the passes that need no scan run beside the read (`init`).
@@ -53,6 +58,7 @@ package final class CalendarFileEdit {
         // What is read is what is compared before the rename: the descriptor's status.
         let input = try AtomicFile.replaceable(file).map { _ in try InputFile.open(file, accepting: .regularFiles) }
         status = input?.status
+        source = input
         if let status { try AtomicFile.check(status, path: file) }
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         // A file read in halves has been looked at for a bare CR by the threads that read it.
@@ -194,6 +200,14 @@ package final class CalendarFileEdit {
     /// The mode a new file is made with (a vdir's event file: its siblings'); nil: 0644.
     package var newFileMode: mode_t?
 
+    /// What `commit` would write, as a splice of the text as read (the deferred new
+    /// events placed): a test compares a streamed write with these bytes put together
+    /// in memory.
+    package func placedEdit() throws -> Splice? {
+        try placeDeferred()
+        return edited
+    }
+
     /// Whether any change left something to write.
     package var hasChanges: Bool { edited != nil || !deferred.isEmpty }
 
@@ -212,7 +226,13 @@ package final class CalendarFileEdit {
         // change meanwhile changes it).
         var bytesKept = false
         var replaced: OpenInput?
-        defer { replaced?.closeBeside() }
+        defer {
+            replaced?.closeBeside()
+            source?.closeBeside()
+        }
+        // The ranges the edit keeps of the file as read are copied from it in the kernel;
+        // the read-back compares every byte of the temp file with the edit in memory.
+        let copyFrom = isSpliceOfRead(edited) ? source : nil
         try AtomicFile.write(to: file, keeping: status, newMode: newFileMode,
                              readBack: { [file, status, original] temp in
                                  let compared = BackgroundTask { Self.unchangedBytes(file: file, status: status, original: original) }
@@ -220,7 +240,28 @@ package final class CalendarFileEdit {
                                  let kept = compared.wait()
                                  (bytesKept, replaced) = (kept?.same ?? false, kept?.input)
                              },
-                             unchanged: { bytesKept && self.sameVersion() }, contents: { try edited.forEachPiece($0) })
+                             unchanged: { bytesKept && self.sameVersion() }, streaming: { [file] output in
+                                 guard let copyFrom else { return try edited.forEachPiece { try output.write($0) } }
+                                 try edited.base.withUnsafeBytes { all in
+                                     try edited.forEachSegment(kept: { range in
+                                         if range.count >= Self.copiedFrom {
+                                             try output.copy(from: copyFrom.fileDescriptor, sourcePath: file,
+                                                             at: Int64(range.lowerBound), count: range.count)
+                                         } else {
+                                             try output.write(UnsafeRawBufferPointer(rebasing: all[range]))
+                                         }
+                                     }, put: { try output.write($0) })
+                                 }
+                             })
+    }
+
+    /// Whether `edited` is a splice of the bytes as read (the same buffer: no second
+    /// change has seen a first, no new file was made), of a file large enough to copy from.
+    private func isSpliceOfRead(_ edited: Splice) -> Bool {
+        guard let source, edited.base.count >= Self.copiedFrom, source.status.size == Int64(edited.base.count),
+              original.count == edited.base.count else { return false }
+        let theirs = edited.base.withUnsafeBytes { $0.baseAddress }
+        return original.withUnsafeBytes { $0.baseAddress } == theirs
     }
 
     /// The file written reads (the scanner's structure check, the kept events parsed

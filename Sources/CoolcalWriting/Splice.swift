@@ -49,6 +49,19 @@ package struct Splice {
         }
     }
 
+    /// Calls `kept` with each range of `base` the edit keeps and `put` with each run of
+    /// bytes it puts in, in order (empty ones skipped): a writer that has `base`'s file
+    /// open copies the kept ranges from it (`CalendarFileEdit.commit`).
+    package func forEachSegment(kept: (Range<Int>) throws -> Void, put: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var from = 0
+        for cut in cuts {
+            if cut.range.lowerBound > from { try kept(from..<cut.range.lowerBound) }
+            if !cut.bytes.isEmpty { try cut.bytes.withUnsafeBytes { try put($0) } }
+            from = cut.range.upperBound
+        }
+        if base.count > from { try kept(from..<base.count) }
+    }
+
     /// The edited bytes in one buffer (a copy of the file: only where an edit must be
     /// edited again, or for a small file).
     package var data: Data {
