@@ -136,7 +136,7 @@ let package = Package(
             swiftSettings: cHeaders
         )
     } + [
-        // CoolcalKitTests' slow tier (`make quick` skips it): the differential runs over
+        // The unit tests' slow tier (`make quick` skips it): the differential runs over
         // generated calendars and the system's zones, each suite over 5 s; it uses the
         // unit tests' helpers (`@testable import CoolcalTestSupport`, CoolcalScanTests…).
         .testTarget(
