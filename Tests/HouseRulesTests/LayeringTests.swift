@@ -11,10 +11,11 @@ import Testing
         .deletingLastPathComponent()
     static let sources = root.appendingPathComponent("Sources")
 
-    /// Package.swift's `layers`, in order: each `("Name", [dependencies])` line.
-    static func layers() throws -> [(name: String, dependencies: [String])] {
+    /// Package.swift's `layers` (or another table of the same shape, as `unitTests`), in
+    /// order: each `("Name", [dependencies])` line.
+    static func layers(_ table: String = "let layers:") throws -> [(name: String, dependencies: [String])] {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        guard let start = manifest.range(of: "let layers:"), let end = manifest.range(of: "\n]\n", range: start.upperBound..<manifest.endIndex) else {
+        guard let start = manifest.range(of: table), let end = manifest.range(of: "\n]\n", range: start.upperBound..<manifest.endIndex) else {
             return []
         }
         // An entry may wrap: join the list's text and split it at each `("`.
@@ -83,6 +84,33 @@ import Testing
             }
         }
         #expect(seen == Set(owners.keys), "the import scan finds nothing")
+    }
+
+    /// The unit tests' tiers (Package.swift's `unitTests`): each is a layer's (`<layer>Tests`,
+    /// the CLI's `CoolcalCLIUnitTests`) and tests it, or is the house rules' (depending on
+    /// nothing) or the shared helpers'; a tier uses no tier above its own (a helper moves down).
+    @Test func unitTestTiersFollowTheLayers() throws {
+        let layers = try Self.layers().map(\.name)
+        let tiers = try Self.layers("let unitTests:")
+        #expect(tiers.count >= 10, "the unitTests list was not read from Package.swift")
+        func rank(_ tier: String) -> Int? {
+            layers.firstIndex { $0 + "Tests" == tier || ($0 == "CoolcalCLI" && tier == "CoolcalCLIUnitTests") }
+        }
+        for tier in tiers {
+            if tier.name == "HouseRulesTests" {
+                #expect(tier.dependencies.isEmpty, "HouseRulesTests depends on \(tier.dependencies)")
+                continue
+            }
+            if tier.name == "CoolcalTestSupport" { continue }
+            guard let own = rank(tier.name) else {
+                Issue.record("\(tier.name) is no layer's tier")
+                continue
+            }
+            #expect(tier.dependencies.contains(layers[own]), "\(tier.name) does not depend on \(layers[own])")
+            for dependency in tier.dependencies {
+                if let other = rank(dependency), other >= own { Issue.record("\(tier.name) uses \(dependency), a tier not below it") }
+            }
+        }
     }
 
     @Test func filesStaySmall() throws {
