@@ -6,6 +6,8 @@
 # While working on the code:
 #   make quick     build and run every test but the slow tier (the ...SlowTests targets): about 2 minutes
 #   make unit      every Swift test, the slow tier too (make test runs it, with the rest)
+# (one layer's unit tests alone, after a build: swift test --skip-build --filter CoolcalWritingTests;
+# each layer's are a test target of their own, Tests/<layer>Tests: README.md, Layout)
 # and for people who want it on their PATH:
 #   make install   copy the release build (make release, as yourself) to PREFIX (default /usr/local)
 SHELL := /bin/bash
@@ -118,7 +120,8 @@ endef
 unit: build pydeps
 	$(call swift-tests,)
 # The fast tier: every test but the slow tier's targets (CLISlowTests...: a suite over 5 s,
-# or one needing a real server, root or a daemon), which --skip matches by module name.
+# or one needing a real server, root or a daemon), which --skip matches by module name (no
+# other test target's name has SlowTests in it).
 quick: build pydeps
 	$(call swift-tests,--skip SlowTests)
 

@@ -47,7 +47,43 @@ let layers: [(name: String, dependencies: [String])] = [
                     "CoolcalMail", "CoolcalModel", "CoolcalOutput", "CoolcalRSVP", "CoolcalSchedule", "CoolcalSpool",
                     "CoolcalState", "CoolcalSupport", "CoolcalWriting", "CoolcalZones"]),
 ]
-let layerNames = layers.map(\.name)
+
+/// The unit tests (issue #47): one test target per layer that has tests, `Tests/<layer>Tests`
+/// (the CLI layer's `CoolcalCLIUnitTests`, not to be confused with the binary's `CLITests`), a
+/// test where the highest layer it imports is; each depends on exactly what it imports
+/// (DependencyTests), so a change in a layer rebuilds only the tests of the layers that import it.
+/// `HouseRulesTests` reads the sources and the manifest (LayeringTests, DependencyTests,
+/// RawSystemCallTests) and depends on nothing; `CoolcalTestSupport` holds the helpers several
+/// layers' tests share (no tests of its own; not a layer, not in the product).
+let unitTests: [(name: String, dependencies: [String])] = [
+    ("HouseRulesTests", []),
+    ("CoolcalTestSupport", ["CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel"]),
+    ("CoolcalModelTests", ["CoolcalModel"]),
+    ("CoolcalSupportTests", ["CoolcalSupport"]),
+    ("CoolcalZonesTests", ["CoolcalICal", "CoolcalModel", "CoolcalZones"]),
+    ("CoolcalScanTests", ["CoolcalCalendars", "CoolcalICal", "CoolcalModel", "CoolcalScan", "CoolcalTestSupport",
+                          "CoolcalWriting", "CoolcalZones"]),
+    ("CoolcalMailTests", ["CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalSpool", "CoolcalTestSupport"]),
+    ("CoolcalICalTests", ["CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalScan", "CoolcalScanTests",
+                          "CoolcalTestSupport", "CoolcalZones"]),
+    ("CoolcalCalendarsTests", ["CoolcalCalendars", "CoolcalICal", "CoolcalModel", "CoolcalTestSupport"]),
+    ("CoolcalInviteTests", ["CoolcalInvite", "CoolcalModel", "CoolcalSupport", "CoolcalTestSupport"]),
+    ("CoolcalCalDAVTests", ["CoolcalCalDAV", "CoolcalICal", "CoolcalModel", "CoolcalState", "CoolcalSupport", "CoolcalWriting"]),
+    ("CoolcalScheduleTests", ["CoolcalCalendars", "CoolcalICal", "CoolcalInvite", "CoolcalModel", "CoolcalSchedule",
+                              "CoolcalTestSupport"]),
+    ("CoolcalWritingTests", ["CoolcalCalendarsTests", "CoolcalICal", "CoolcalModel", "CoolcalScan", "CoolcalScanTests",
+                             "CoolcalSupport", "CoolcalTestSupport", "CoolcalWriting"]),
+    ("CoolcalSpoolTests", ["CoolcalMail", "CoolcalModel", "CoolcalSpool", "CoolcalState", "CoolcalSupport"]),
+    ("CoolcalRSVPTests", ["CoolcalICal", "CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalRSVP"]),
+    ("CoolcalAnsweringTests", ["CoolcalAnswering", "CoolcalCalDAV", "CoolcalICal", "CoolcalInvite", "CoolcalModel",
+                               "CoolcalRSVP", "CoolcalState", "CoolcalSupport", "CoolcalTestSupport", "CoolcalWriting"]),
+    ("CoolcalOutputTests", ["CoolcalAnswering", "CoolcalCalendars", "CoolcalInvite", "CoolcalModel", "CoolcalOutput",
+                            "CoolcalSchedule", "CoolcalState", "CoolcalSupport", "CoolcalTestSupport"]),
+    ("CoolcalCLIUnitTests", ["CoolcalAnswering", "CoolcalCLI", "CoolcalCalDAV", "CoolcalCalendars", "CoolcalDesktop",
+                             "CoolcalICal", "CoolcalInvite", "CoolcalMail", "CoolcalModel", "CoolcalOutput", "CoolcalRSVP",
+                             "CoolcalScan", "CoolcalScanTests", "CoolcalSchedule", "CoolcalSpool", "CoolcalState",
+                             "CoolcalSupport", "CoolcalTestSupport", "CoolcalWriting", "CoolcalZones", "HouseRulesTests"]),
+]
 
 let package = Package(
     name: "coolcal",
@@ -91,21 +127,23 @@ let package = Package(
             name: "coolcal",
             dependencies: ["CoolcalCLI"]
         ),
+    ] + unitTests.map { tests in
         .testTarget(
-            name: "CoolcalKitTests",
-            // Every layer but Check, whose tests (VdirReadTests) are in the slow tier.
-            dependencies: layerNames.filter { $0 != "CoolcalCheck" }.map { .target(name: $0) },
+            name: tests.name,
+            dependencies: tests.dependencies.map { .target(name: $0) },
             // Long expected texts, read by the tests from beside them.
-            exclude: ["Output/Snapshots"],
+            exclude: tests.name == "CoolcalOutputTests" ? ["Snapshots"] : [],
             swiftSettings: cHeaders
-        ),
-        // CoolcalKitTests' slow tier (`make quick` skips it): the differential runs over
+        )
+    } + [
+        // The unit tests' slow tier (`make quick` skips it): the differential runs over
         // generated calendars and the system's zones, each suite over 5 s; it uses the
-        // unit tests' helpers (`@testable import CoolcalKitTests`).
+        // unit tests' helpers (`@testable import CoolcalTestSupport`, CoolcalScanTests…).
         .testTarget(
             name: "CoolcalKitSlowTests",
-            dependencies: ["CoolcalKitTests", "CoolcalCalendars", "CoolcalCheck", "CoolcalICal", "CoolcalInvite", "CoolcalModel",
-                           "CoolcalScan", "CoolcalState", "CoolcalSupport", "CoolcalWriting"].map { .target(name: $0) },
+            dependencies: ["CoolcalCalendars", "CoolcalCalendarsTests", "CoolcalCheck", "CoolcalICal", "CoolcalInvite", "CoolcalModel",
+                           "CoolcalScan", "CoolcalScanTests", "CoolcalState", "CoolcalSupport", "CoolcalTestSupport",
+                           "CoolcalWriting", "CoolcalWritingTests"].map { .target(name: $0) },
             swiftSettings: cHeaders
         ),
         .testTarget(

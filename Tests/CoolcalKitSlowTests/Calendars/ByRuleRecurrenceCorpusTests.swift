@@ -3,7 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
 
 /// The RRULEs real calendars' events and peer test suites write (`../shared/corpora`: mail-real's
 /// invitations, peer-vobject's recorded cases), read in place: how many of the distinct

@@ -3,7 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
 
 /// `ByRuleRecurrence` against libical's iterator: thousands of random BY-rules (seeded,
 /// so a failure repeats) from starts on month ends, Feb 29 and DST change days, with

@@ -3,7 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
 
 /// `merge` expands prepared calendars (`ExpansionPlan`), skipping an event that does
 /// not recur in a window its one instance misses: every window must still give what

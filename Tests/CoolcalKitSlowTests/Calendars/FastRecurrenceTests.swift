@@ -3,7 +3,9 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalICal
 @testable import CoolcalCalendars
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
+@testable import CoolcalScanTests
+@testable import CoolcalCalendarsTests
 
 /// `CivilRecurrence` against libical's iterator, and whole expansions with it against
 /// expansions with libical alone: thousands of random simple rules (seeded, so a

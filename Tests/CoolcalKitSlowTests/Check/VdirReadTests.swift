@@ -5,7 +5,8 @@ import Testing
 @testable import CoolcalCalendars
 @testable import CoolcalState
 @testable import CoolcalCheck
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
+@testable import CoolcalScanTests
 
 /// A vdir is read on every core, through the pre-filter, with the kept shells of its
 /// files parsed once (`ParseCache`): the answer must be that of the plain reference —

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import CoolcalModel
-@testable import CoolcalKitTests
 
 /// `SystemZone` answers offsets from spans it learned instead of asking Foundation each
 /// time: its answers must be Foundation's, for every zone, 1900–2100.

@@ -4,7 +4,7 @@ import Testing
 @testable import CoolcalICal
 @testable import CoolcalCalendars
 @testable import CoolcalScan
-@testable import CoolcalKitTests
+@testable import CoolcalScanTests
 
 /// Issue #30: the pre-filter judges rules with BY parts by the days they allow
 /// (`RuleDays`): it drops such a series when no allowed day near the window can hold an

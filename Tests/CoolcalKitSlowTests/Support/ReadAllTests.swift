@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import CoolcalSupport
-@testable import CoolcalKitTests
 
 /// `readAll` reads a file of `halvesFrom` bytes or more in two halves on two threads:
 /// the bytes must be the file's, in order, at every size around the cut and the page

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import CoolcalSupport
-@testable import CoolcalKitTests
 
 /// A file read in halves is looked at for a bare CR by the threads that read it
 /// (`readAllNotingBareCR`): the answer must be the whole text's, wherever the CR is —

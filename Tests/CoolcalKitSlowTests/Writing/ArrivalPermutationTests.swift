@@ -4,7 +4,7 @@ import Testing
 @testable import CoolcalICal
 @testable import CoolcalInvite
 @testable import CoolcalWriting
-@testable import CoolcalKitTests
+@testable import CoolcalTestSupport
 
 /// Issue #28, per-instance versions: Outlook's `cmp__test-17` chain (a weekly series,
 /// two moved instances updated twice each, two cancelled instances, a series update
@@ -21,7 +21,7 @@ import Testing
     }
 
     static func messages() throws -> [Message]? {
-        guard let corpus = ArrivalOrderTests.corpus else { return nil }
+        guard let corpus = Checkout.corpus("mail-real") else { return nil }
         let utc = TimeZone(identifier: "UTC") ?? .current
         return try names.map { name in
             let file = try InviteLoader.open(Data(contentsOf: corpus.appendingPathComponent(name)), name: name, floatingZone: utc)

@@ -3,7 +3,7 @@ import Testing
 @testable import CoolcalModel
 @testable import CoolcalSupport
 @testable import CoolcalWriting
-@testable import CoolcalKitTests
+@testable import CoolcalWritingTests
 
 /// Issue #48 at size: `accept`'s write into a 200 MB calendar, streamed (the kept
 /// ranges copied from the file by `copy_file_range`), is byte for byte the write of the
