@@ -111,12 +111,20 @@ package final class CalendarFileEdit {
     private var text: CalendarText {
         takeSearch()
         if pending, let edited {
-            current = CalendarText(bytes: edited.data)
+            // What the text knew of its blocks goes with it where the edit allows (issue #48).
+            let next = current.carried(into: edited)
+            earlierPasses += current.passes
+            current = next
             self.edited = Splice(whole: current.bytes)
             pending = false
         }
         return current
     }
+
+    /// The whole-text passes made looking for blocks in the texts before `current`.
+    private var earlierPasses = 0
+    /// The whole-text passes made looking for blocks, in every text of this edit (tests count them).
+    package var passes: Int { earlierPasses + current.passes }
 
     /// New push-payload events not yet placed in `text`: they all go before the last
     /// `END:VCALENDAR`, in order, exactly as one insert after another would put them,
