@@ -110,11 +110,14 @@ package final class CalendarFileEdit {
     /// there is one (a second change to the same file sees the first).
     private var text: CalendarText {
         takeSearch()
-        if pending, let edited {
-            // What the text knew of its blocks goes with it where the edit allows (issue #48).
-            let next = current.carried(into: edited)
+        if pending, var taken = edited {
+            // What the text knew of its blocks goes with it where the edit allows, and the
+            // bytes are edited in place once nothing else holds them (issue #48).
+            let memo = current.carriedMemo(into: taken) ?? CalendarText.Memo()
             earlierPasses += current.passes
-            current = next
+            current = CalendarText(bytes: Data())
+            self.edited = nil
+            current = CalendarText(bytes: Splice.placed(&taken), memo: memo)
             self.edited = Splice(whole: current.bytes)
             pending = false
         }

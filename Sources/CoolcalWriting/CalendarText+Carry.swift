@@ -21,13 +21,18 @@ extension CalendarText {
     /// The text `splice` (a splice of these bytes) makes; its blocks and the candidate
     /// blocks remembered here carried over when the splice is clean, else found anew.
     package func carried(into splice: Splice) -> CalendarText {
-        let next = CalendarText(bytes: splice.data)
+        CalendarText(bytes: splice.data, memo: carriedMemo(into: splice) ?? Memo())
+    }
+
+    /// What the text `splice` makes knows of itself from this one: nil when the splice
+    /// is not clean (or not of these bytes).
+    func carriedMemo(into splice: Splice) -> Memo? {
         let sameBytes = splice.base.withUnsafeBytes { theirs in bytes.withUnsafeBytes { $0.baseAddress == theirs.baseAddress } }
-        guard sameBytes, splice.base.count == bytes.count, !splice.cuts.isEmpty else { return next }
+        guard sameBytes, splice.base.count == bytes.count, !splice.cuts.isEmpty else { return nil }
         let structure = memo.structure ?? Structure(events: topLevelBlocks(begin: "BEGIN:VEVENT", end: "END:VEVENT"),
                                                     zones: topLevelBlocks(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE"))
         memo.structure = structure
-        guard splice.cuts.allSatisfy({ clean($0, structure) }) else { return next }
+        guard splice.cuts.allSatisfy({ clean($0, structure) }) else { return nil }
         var moved = Structure(events: [], zones: [])
         var candidates: [Identity: [Range<Int>]] = memo.candidates.mapValues { _ in [] }
         let identities = Array(memo.candidates.keys)
@@ -62,8 +67,9 @@ extension CalendarText {
             }
         }
         let sorted = { (ranges: [Range<Int>]) in ranges.sorted { $0.lowerBound < $1.lowerBound } }
-        next.memo.structure = Structure(events: sorted(moved.events), zones: sorted(moved.zones))
-        next.memo.candidates = candidates.mapValues(sorted)
+        let next = Memo()
+        next.structure = Structure(events: sorted(moved.events), zones: sorted(moved.zones))
+        next.candidates = candidates.mapValues(sorted)
         return next
     }
 

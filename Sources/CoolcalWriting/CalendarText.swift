@@ -8,14 +8,20 @@ import CoolcalModel
 package struct CalendarText {
     /// Indexed from 0.
     package let bytes: Data
-    let memo = Memo()
+    let memo: Memo
 
     package init(bytes: Data) {
+        self.init(bytes: bytes, memo: Memo())
+    }
+
+    /// `bytes` with what is already known of them (`carriedMemo(into:)`).
+    init(bytes: Data, memo: Memo) {
         self.bytes = bytes.startIndex == 0 ? bytes : Data(bytes)
+        self.memo = memo
     }
 
     package init(bytes: [UInt8]) {
-        self.bytes = Data(bytes)
+        self.init(bytes: Data(bytes))
     }
 
     /// `\r\n` unless the file's first line ends in a bare `\n`.

@@ -96,4 +96,18 @@ import Testing
             Splice(base: text.bytes, cuts: [(blocks[5].lowerBound + 14..<blocks[5].lowerBound + 14, Array("UID:new@t\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\n".utf8))])
         }, "inside a block")
     }
+
+    /// `Splice.placed` (the cuts made in the base's own bytes, last first) gives what
+    /// `data` (a copy put together piece by piece) gives, with cuts that grow, shrink,
+    /// insert and remove; the splice it took is left empty.
+    @Test func placedInPlaceIsTheSplicedBytes() throws {
+        let base = Data("0123456789abcdefghij".utf8)
+        var splice = try #require(Splice(base: base, cuts: [(2..<2, Array("XY".utf8)), (4..<7, Array("z".utf8)),
+                                                           (10..<12, []), (18..<20, Array("LONGER".utf8))]))
+        let expected = splice.data
+        #expect(String(decoding: expected, as: UTF8.self) == "01XY23z789cdefghLONGER")
+        #expect(Splice.placed(&splice) == expected)
+        #expect(splice.base.isEmpty && splice.cuts.isEmpty)
+        #expect(base == Data("0123456789abcdefghij".utf8), "a base something else holds is copied, not changed")
+    }
 }
