@@ -77,7 +77,8 @@ extension CalendarText {
     private func clean(_ cut: (range: Range<Int>, bytes: [UInt8]), _ structure: Structure) -> Bool {
         guard cut.bytes.isEmpty || cut.bytes.last == 0x0A else { return false }
         for bound in [cut.range.lowerBound, cut.range.upperBound] {
-            guard bound == 0 || bound == bytes.count || bytes[bound - 1] == 0x0A else { return false }
+            // (At the very end too: a last line without its LF would run into what is put after it.)
+            guard bound == 0 || bytes[bound - 1] == 0x0A else { return false }
             if Self.inside(bound, structure.events) || Self.inside(bound, structure.zones) { return false }
         }
         guard !cut.bytes.isEmpty else { return true }
