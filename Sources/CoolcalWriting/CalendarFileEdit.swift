@@ -110,13 +110,24 @@ package final class CalendarFileEdit {
     /// there is one (a second change to the same file sees the first).
     private var text: CalendarText {
         takeSearch()
-        if pending, let edited {
-            current = CalendarText(bytes: edited.data)
+        if pending, var taken = edited {
+            // What the text knew of its blocks goes with it where the edit allows, and the
+            // bytes are edited in place once nothing else holds them (issue #48).
+            let memo = current.carriedMemo(into: taken) ?? CalendarText.Memo()
+            earlierPasses += current.passes
+            current = CalendarText(bytes: Data())
+            self.edited = nil
+            current = CalendarText(bytes: Splice.placed(&taken), memo: memo)
             self.edited = Splice(whole: current.bytes)
             pending = false
         }
         return current
     }
+
+    /// The whole-text passes made looking for blocks in the texts before `current`.
+    private var earlierPasses = 0
+    /// The whole-text passes made looking for blocks, in every text of this edit (tests count them).
+    package var passes: Int { earlierPasses + current.passes }
 
     /// New push-payload events not yet placed in `text`: they all go before the last
     /// `END:VCALENDAR`, in order, exactly as one insert after another would put them,

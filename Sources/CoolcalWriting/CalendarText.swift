@@ -8,14 +8,20 @@ import CoolcalModel
 package struct CalendarText {
     /// Indexed from 0.
     package let bytes: Data
-    private let memo = Memo()
+    let memo: Memo
 
     package init(bytes: Data) {
+        self.init(bytes: bytes, memo: Memo())
+    }
+
+    /// `bytes` with what is already known of them (`carriedMemo(into:)`).
+    init(bytes: Data, memo: Memo) {
         self.bytes = bytes.startIndex == 0 ? bytes : Data(bytes)
+        self.memo = memo
     }
 
     package init(bytes: [UInt8]) {
-        self.bytes = Data(bytes)
+        self.init(bytes: Data(bytes))
     }
 
     /// `\r\n` unless the file's first line ends in a bare `\n`.
@@ -43,7 +49,7 @@ package struct CalendarText {
     }
 
     /// The line's content is `text`, ignoring ASCII case and trailing blanks.
-    private static func line(_ all: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, is text: StaticString) -> Bool {
+    static func line(_ all: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, is text: StaticString) -> Bool {
         // Cheap refusal first: most lines are neither BEGIN nor END.
         guard r.count >= text.utf8CodeUnitCount, ContentLines.upper(all[r.lowerBound]) == text.utf8Start[0] else { return false }
         return ContentLines.line(UnsafeBufferPointer(rebasing: all[r]), is: text)
@@ -51,17 +57,18 @@ package struct CalendarText {
 
     /// Each top-level `BEGIN:VEVENT` … `END:VEVENT`, line endings included.
     package func veventBlocks() -> [Range<Int>] {
-        topLevelBlocks(begin: "BEGIN:VEVENT", end: "END:VEVENT")
+        memo.structure?.events ?? topLevelBlocks(begin: "BEGIN:VEVENT", end: "END:VEVENT")
     }
 
     /// Each top-level VTIMEZONE block, line endings included.
     package func timezoneBlocks() -> [Range<Int>] {
-        topLevelBlocks(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE")
+        memo.structure?.zones ?? topLevelBlocks(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE")
     }
 
-    private func topLevelBlocks(begin: StaticString, end: StaticString) -> [Range<Int>] {
+    func topLevelBlocks(begin: StaticString, end: StaticString) -> [Range<Int>] {
         var blocks: [Range<Int>] = []
         var walker = BlockWalker(begin: begin, end: end)
+        memo.passes += 1
         forEachLine { all, content, full in
             if let block = walker.see(all, content, full) { blocks.append(block) }
         }
@@ -69,7 +76,7 @@ package struct CalendarText {
     }
 
     /// Follows top-level VEVENT blocks line by line.
-    private struct BlockWalker {
+    struct BlockWalker {
         var begin: StaticString = "BEGIN:VEVENT"
         var end: StaticString = "END:VEVENT"
         var open: Int?
@@ -105,11 +112,14 @@ package struct CalendarText {
     /// The top-level VEVENT blocks with a `UID` line that contains `uid`, or an
     /// `X-COOLCAL-INVITE-ID` line that contains `marker` (folds undone): the only blocks
     /// that can be the event of that UID or marker (libical then decides). Answered from
-    /// what `remember` took when it was searched for beforehand.
+    /// what `remember` took when it was searched for beforehand, or from a pass made
+    /// for it before (kept: the bytes never change).
     package func candidateBlocks(uid: String, marker: String?) -> [Range<Int>] {
         let key = Identity(uid: uid, marker: marker)
         if let known = memo.candidates[key] { return known }
-        return candidateBlocks(for: [key])[0]
+        let found = candidateBlocks(for: [key])[0]
+        memo.candidates[key] = found
+        return found
     }
 
     /// The candidate blocks of many identities found in one pass (`merge` asks for every
@@ -128,9 +138,10 @@ package struct CalendarText {
         for (key, blocks) in zip(identities, found) where memo.candidates[key] == nil { memo.candidates[key] = blocks }
     }
 
-    private func candidateBlocks(for identities: [Identity]) -> [[Range<Int>]] {
+    func candidateBlocks(for identities: [Identity]) -> [[Range<Int>]] {
         let wanted = identities.map { Needles(uid: Array($0.uid.utf8), marker: $0.marker.map { Array($0.utf8) }) }
         var blocks = [[Range<Int>]](repeating: [], count: wanted.count)
+        memo.passes += 1
         var walker = BlockWalker()
         var hits = Set<Int>()
         func see(_ line: UnsafeBufferPointer<UInt8>) {
@@ -170,8 +181,12 @@ package struct CalendarText {
     }
 
     /// What `remember` took; shared by the copies of one text (its bytes never change).
-    private final class Memo {
+    final class Memo {
         var candidates: [Identity: [Range<Int>]] = [:]
+        /// Where the top-level VEVENT and VTIMEZONE blocks are (`carried(into:)`).
+        var structure: Structure?
+        /// Whole-text passes made looking for blocks.
+        var passes = 0
     }
 
     /// What `candidateBlocks` looks for, by property.

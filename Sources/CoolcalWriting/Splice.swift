@@ -71,6 +71,16 @@ package struct Splice {
         return out
     }
 
+    /// The edited bytes, made in `splice`'s own base (left empty) when nothing else holds
+    /// it: each cut replaced in place, the last first; else in a copy, as `data` makes.
+    package static func placed(_ splice: inout Splice) -> Data {
+        var data = splice.base
+        let cuts = splice.cuts
+        splice = Splice(whole: Data())
+        for cut in cuts.reversed() { data.replaceSubrange(cut.range, with: cut.bytes) }
+        return data
+    }
+
     /// Whether `chunk` is what the edited bytes hold at `offset`.
     package func matches(_ chunk: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         var at = 0
