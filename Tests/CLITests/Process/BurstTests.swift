@@ -16,7 +16,8 @@ import Testing
         let out: String
         let err: String
 
-        init(_ desk: ProcessDesk, _ i: Int, deadline: String = "60", extra: [String] = [], env: [String: String] = [:]) throws {
+        init(_ desk: ProcessDesk, _ i: Int, deadline: String = "60", extra: [String] = [], env: [String: String] = [:],
+             directory: String? = nil) throws {
             let message = T.mail(T.message(start: "203104\(String(format: "%02d", i + 1))T100000Z", summary: "Meeting \(i)",
                                            uid: "burst-\(i)@example.org"), from: "Alice <alice@example.org>")
             let input = try Binary.temp("burst-\(i).eml", Data(message.utf8))
@@ -29,6 +30,7 @@ import Testing
             process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "HOME": Binary.home, "COOLCAL_LOCK_TIMEOUT": "60",
                                    "XDG_CONFIG_HOME": desk.root + "/no-config", "XDG_STATE_HOME": desk.root + "/xdg-state",
                                    "COOLCAL_TEST_TRACE": desk.root + "/trace"].merging(env) { $1 }
+            if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
             process.standardOutput = FileHandle(forWritingAtPath: out)
             process.standardError = FileHandle(forWritingAtPath: err)
             process.standardInput = FileHandle(forReadingAtPath: input)
@@ -119,14 +121,22 @@ import Testing
         #expect(d.parked.isEmpty)
     }
 
-    @Test func aDeliveryOfOtherSettingsWaitsItsTurnInsteadOfHandingOver() throws {
+    /// How a delivery's settings differ from the holder's: what a flag says, what the
+    /// environment says (the inviting server), where it runs (a relative calendar path).
+    enum OtherSettings: CaseIterable { case policy, server, directory }
+
+    @Test(arguments: OtherSettings.allCases) func aDeliveryOfOtherSettingsWaitsItsTurnInsteadOfHandingOver(_ way: OtherSettings) throws {
         let d = try ProcessDesk()
         let calendarLock = HeldLock(d.root + "/.cal.ics.coolcal-lock")
         let holder = try Delivery(d, 0)
         #expect(Self.eventually { Self.runLockHeld(d) })
-        let other = try Delivery(d, 1, extra: ["--policy", "accept-all"])
+        let other = switch way {
+        case .policy: try Delivery(d, 1, extra: ["--policy", "accept-all"])
+        case .server: try Delivery(d, 1, env: ["COOLCAL_SERVER": "http://127.0.0.1:9/inbox"])
+        case .directory: try Delivery(d, 1, directory: "/")
+        }
         let same = try Delivery(d, 2)
-        // The one of the same settings hands over; the other's policy differs: it waits.
+        // The one of the same settings hands over; the other's settings differ: it waits.
         #expect(Self.eventually { Self.handedOver(d).count == 1 })
         usleep(300_000)
         #expect(Self.handedOver(d).count == 1 && other.process.isRunning)
