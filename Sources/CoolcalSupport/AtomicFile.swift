@@ -69,6 +69,8 @@ public enum AtomicFile {
     public struct Changed: StatusError {
         /// 74; the writers catch it (`CalendarWriter`, `CalendarBatch`).
         public var exitStatus: ExitStatus { .ioError }
+
+        public init() {}
     }
 
     /// Writes `data` to `path` (which must already be resolved). `existing` gives the

@@ -247,7 +247,13 @@ package final class CalendarFileEdit {
         try AtomicFile.write(to: file, keeping: status, newMode: newFileMode,
                              readBack: { [file, status, original] temp in
                                  let compared = BackgroundTask { Self.unchangedBytes(file: file, status: status, original: original) }
-                                 try self.readBack(temp, of: edited)
+                                 do {
+                                     try self.readBack(temp, of: edited)
+                                 } catch where copyFrom != nil && compared.wait()?.same != true {
+                                     // The ranges copied from the file are not what was read: another
+                                     // program rewrote it in place meanwhile. Read it again.
+                                     throw AtomicFile.Changed()
+                                 }
                                  let kept = compared.wait()
                                  (bytesKept, replaced) = (kept?.same ?? false, kept?.input)
                              },

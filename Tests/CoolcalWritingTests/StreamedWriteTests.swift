@@ -81,6 +81,27 @@ import Testing
         #expect(inserted.utf8.count < 4096, "only the new event was inserted")
     }
 
+    /// Another program rewrites the calendar in place (same file, same length, one letter
+    /// else) after coolcal read it: the copied ranges are not what was read, and that is
+    /// a change to read again (`Changed`, which the writers retry), not a failed write;
+    /// the file is left as the other program wrote it.
+    @Test func aCalendarRewrittenInPlaceAfterTheReadIsAChange() throws {
+        let dir = try WriteOrderTests.scratch("in-place")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (file, bytes) = try Self.source(in: dir)
+        let edit = try CalendarFileEdit(file: file, windows: [WriteOrderTests.window], diagnostics: nil)
+        _ = try edit.apply(WriteOrderTests.event("new@t"))
+        let at = try #require(bytes.range(of: Data("SUMMARY:Event 3\r\n".utf8))).lowerBound + 8
+        var theirs = bytes
+        theirs[at] = UInt8(ascii: "F")
+        let handle = try #require(FileHandle(forUpdatingAtPath: file))
+        try handle.seek(toOffset: UInt64(at))
+        try handle.write(contentsOf: Data([UInt8(ascii: "F")]))
+        try handle.close()
+        #expect(throws: AtomicFile.Changed.self) { try edit.commit() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == theirs)
+    }
+
     /// A calendar of about 1 MB (CRLF) at `DIR/src.ics`, and its bytes.
     static func source(in dir: String) throws -> (String, Data) {
         var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//stream//EN\r\n"
