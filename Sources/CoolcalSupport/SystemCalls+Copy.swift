@@ -20,7 +20,7 @@ extension SystemCalls {
 
     /// Appends `count` bytes of `source` from `offset` to `target` at its file offset
     /// (the source's offset left alone): `copy_file_range` while it copies, then, on one
-    /// of `copyFallbacks`, `pread` and `write` of what is left. How many bytes were
+    /// of `copyFallbacks` or a 0 before the end, `pread` and `write` of what is left. How many bytes were
     /// appended: fewer than `count` only when the source ends before.
     package static func copy(from source: Int32, at offset: Int64, count: Int, to target: Int32,
                              path: String? = nil, targetPath: String? = nil) throws(SystemCallError) -> Int {
@@ -34,7 +34,12 @@ extension SystemCalls {
                 return try done + readAndWrite(from: source, at: offset + Int64(done), count: count - done, to: target,
                                                path: path, targetPath: targetPath)
             }
-            if n == 0 { break }
+            // Nothing copied before the end asked for: the end of the source, or a file
+            // system whose copy_file_range says 0 where it cannot copy; `pread` tells which.
+            if n == 0 {
+                return try done + readAndWrite(from: source, at: offset + Int64(done), count: count - done, to: target,
+                                               path: path, targetPath: targetPath)
+            }
             done += n
         }
         return done
