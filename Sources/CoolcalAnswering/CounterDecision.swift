@@ -28,6 +28,17 @@ package struct CounterDecision {
         return file.message?.attendees.first.map(CalendarAddress.normalized) ?? ""
     }
 
+    /// The counter as its inbox entry: merge's id, kind counter, the proposer as its
+    /// organizer; nil when it is no iTIP message.
+    package static func summary(_ file: InvitationFile) -> InvitationSummary? {
+        guard let id = entryID(file) else { return nil }
+        var summary = file.invite.summary
+        summary.id = id
+        summary.kind = .counter
+        summary.organizer = proposer(file)
+        return summary
+    }
+
     /// The inbox entry `merge` records the counter under.
     package static func entryID(_ file: InvitationFile) -> String? {
         guard let message = file.message else { return nil }
@@ -58,11 +69,7 @@ package struct CounterDecision {
             report(.accepted(.moved, invite, write: outcome, target: target))
         }
         let state = try store.open()
-        if let id = Self.entryID(file) {
-            var summary = invite.summary
-            summary.id = id
-            summary.kind = .counter
-            summary.organizer = Self.proposer(file)
+        if let summary = Self.summary(file) {
             try state.recordAnswer(.accepted, for: summary, comment: nil, at: settings.now, queueFor: nil)
         }
         guard reply else { return }
@@ -102,13 +109,7 @@ package struct CounterDecision {
                                          domain: settings.domain, name: settings.name)
         }
         guard send else { return (mail, nil) }
-        let record = Self.entryID(file).map { id -> SentRecord in
-            var summary = invite.summary
-            summary.id = id
-            summary.kind = .counter
-            summary.organizer = attendee
-            return .refusal(summary, comment: comment)
-        }
+        let record = Self.summary(file).map { SentRecord.refusal($0, comment: comment) }
         return (mail, try store.send(mail, record: record ?? .nothing, inviteID: invite.id.text, lockTimeout: lockTimeout))
     }
 }

@@ -41,11 +41,7 @@ extension MergePass {
                                          note: run.notes.answered(item.outcome, report, settings.now))
         let recorded = item.outcome == .proposed || item.outcome == .held
         settled.record = { [state, held = item.write?.heldReason] _ in
-            guard let state, recorded else { return }
-            var summary = invite.summary
-            summary.id = CounterDecision.entryID(file) ?? message.uid
-            summary.kind = .counter
-            summary.organizer = proposer
+            guard let state, recorded, let summary = CounterDecision.summary(file) else { return }
             try state.inbox.record(summary, payload: String(decoding: file.text, as: UTF8.self), at: settings.now)
             if let held { try state.senders.markHeld(id: summary.id, held) }
         }

@@ -39,10 +39,6 @@ package final class DeliverySource: MergeSource {
     /// A message handed over that is the same message as an item of the run (delivered
     /// twice at once), by item name: that item's name.
     package private(set) var sameAs: [String: String] = [:]
-    /// What became of the message handed over when it is no item of the run: nil while
-    /// it is one (or before `items`).
-    package var messageSkipped: Skipped? { skipped[Self.messageName] }
-
     /// Why the message handed over is no item of the run.
     package enum Skipped: Equatable {
         /// Not an invitation, or wholly past (the outcome it is remembered as).
