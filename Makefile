@@ -45,7 +45,7 @@ COOLCAL := .build/debug/coolcal
 # layers), on incremental builds too.
 BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: all deps deps-build deps-release deps-test deps-cyrus pydeps build demo test unit quick differential lint-man bench fuzz fuzz-smoke clean \
+.PHONY: all deps deps-build deps-release deps-test deps-cyrus pydeps build demo test unit quick streamed differential lint-man bench fuzz fuzz-smoke clean \
 	release install uninstall deb install-test fresh-check
 
 all: build
@@ -99,7 +99,7 @@ demo: build
 	echo "  export PATH=\"$(CURDIR)/.build/debug:\$$PATH\" TZ=America/Los_Angeles"; \
 	[ $$status -le 1 ]
 
-test: deps-test build pydeps lint-man install-test differential fuzz-smoke unit
+test: deps-test build pydeps lint-man install-test differential fuzz-smoke unit streamed
 
 lint-man: deps-test
 	mandoc -Tlint -W warning man/coolcal.1
@@ -109,11 +109,11 @@ differential: build pydeps
 
 # The tests' temporary files go to one directory of this run (TMPDIR), removed after it;
 # others may enter it (a test runs coolcal as nobody on files in it).
-# $(call swift-tests,SWIFT TEST ARGUMENTS)
+# $(call swift-tests,SWIFT TEST ARGUMENTS[,ENVIRONMENT])
 define swift-tests
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scratch=$$(mktemp -d "$${TMPDIR:-/tmp}/coolcal-tests.XXXXXX") && chmod 0755 "$$scratch" && \
-	  TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test $(BUILD_FLAGS) $(1); \
+	  $(2) TMPDIR=$$scratch COOLCAL_BIN=$(CURDIR)/$(COOLCAL) COOLCAL_PYTHON=$(CURDIR)/$(PYENV)/bin/python $(SWIFT) test $(BUILD_FLAGS) $(1); \
 	  status=$$?; rm -rf "$$scratch"; exit $$status
 endef
 # Every Swift test (make test runs it; so does CI).
@@ -124,6 +124,12 @@ unit: build pydeps
 # other test target's name has SlowTests in it).
 quick: build pydeps
 	$(call swift-tests,--skip SlowTests)
+
+# The tests that write calendars again, with every calendar file edited as a large one is
+# (streamed: only the blocks an edit looks at in memory; CalendarFileEdit.streamFrom is 8 MiB):
+# each write must come out byte for byte as the read-whole edit's does.
+streamed: build pydeps
+	$(call swift-tests,--filter 'CoolcalWritingTests|CoolcalAnsweringTests|CLITests' --skip 'SlowTests|RememberedBombTests',COOLCAL_TEST_STREAM_FROM=1)
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS per target (default 600), FUZZ_JOBS at once.
 FUZZ_SECONDS ?= 600

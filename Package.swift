@@ -16,7 +16,7 @@ let cHeaders: [SwiftSetting] = [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-
 /// Folder `Sources/NAME` holds target NAME; README.md's Layout says what each holds.
 let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalModel", []),
-    ("CoolcalSupport", ["CLinux", "CoolcalModel"]),
+    ("CoolcalSupport", ["CChecksum", "CLinux", "CoolcalModel"]),
     // Time zones by name: the system's (IANA, Windows IDs through ICU, Outlook's display names) and a file's.
     ("CoolcalZones", ["CoolcalModel"]),
     // The pure-Swift byte scan a read starts with (`ICalPreFilter`); libical is above it.
@@ -114,6 +114,8 @@ let package = Package(
         ),
         // glibc's Linux calls that its Swift module leaves out (_GNU_SOURCE ones): CoolcalSupport's funnel.
         .systemLibrary(name: "CLinux"),
+        // CRC-32C with the CPU's crc32 instruction (a header of ours, no library): CoolcalSupport's Checksum.
+        .systemLibrary(name: "CChecksum"),
     ] + layers.map { layer in
         .target(
             name: layer.name,

@@ -125,7 +125,7 @@ public enum ICalReader {
     public static let maxParseBytes = 64 << 20
 
     /// `whole` gives the whole file when `data` is what the pre-filter kept of it.
-    private static func parse(_ data: Data, file: String, whole: (() throws -> Data)? = nil) throws -> ICalCalendar {
+    static func parse(_ data: Data, file: String, whole: (() throws -> Data)? = nil) throws -> ICalCalendar {
         guard data.count <= maxParseBytes else {
             throw ICalError(file: file, message: "too large to read whole (\(data.count >> 20) MiB; at most \(maxParseBytes >> 20) MiB)")
         }

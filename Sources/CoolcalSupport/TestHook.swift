@@ -56,5 +56,10 @@ package enum TestHook {
         try? SystemCalls.close(fd, path: file)
     }
 
+    /// With `COOLCAL_TEST_STREAM_FROM` set to a number of bytes, calendar files from that
+    /// size on are edited streamed (`CalendarFileEdit.streamFrom`, 8 MiB otherwise): the
+    /// write tests run again with every file streamed (`make test`'s streamed pass).
+    package static let streamFrom: Int? = getenv("COOLCAL_TEST_STREAM_FROM").flatMap { Int(String(cString: $0)) }
+
     private static let traceFile: String? = getenv("COOLCAL_TEST_TRACE").map { String(cString: $0) }
 }

@@ -17,8 +17,8 @@ package final class CalendarFileEdit {
     package let file: String
     /// What it is read for: the events that may reach one of these are parsed.
     package let windows: [TimeWindow]
-    private let status: FileStatus?
-    private let original: Data
+    let status: FileStatus?
+    let original: Data
     /// The file as read, open: a write copies the ranges an edit keeps from it.
     private let source: OpenInput?
     /// From this many bytes on, a range the edit keeps is copied from the file in the
@@ -43,6 +43,10 @@ package final class CalendarFileEdit {
     /// The scan of the text as read, stopped at its last `END:VCALENDAR` line: the
     /// read-back of an edit that changed nothing before it scans from there.
     package let checkpoint: ScanCheckpoint?
+    /// The file behind a streamed read (nil: the file was read whole).
+    let sparse: SparseFile?
+    /// From this size on, a file is streamed, not read whole.
+    package static let streamFrom = TestHook.streamFrom ?? 8 << 20
 
     /// Reads `file` (resolved, locked by the caller) for editing. A bare CR is looked for
     /// as the file is read (`readAllNotingBareCR`), else, in a file of `searchBeside`
@@ -50,7 +54,10 @@ package final class CalendarFileEdit {
     /// (the events the changes to come are about) are looked for on another thread too,
     /// until the text is first asked for (`merge` expands its windows meanwhile). Both
     /// start when the scan is done: its two threads have both cores until then.
-    package init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = []) throws {
+    /// A file of `streamFrom` bytes or more is streamed (`StreamedCalendarRead`): only the
+    /// blocks the changes look at are held in memory.
+    package init(file: String, windows: [TimeWindow], diagnostics: Diagnostics?, expecting: [CalendarText.Identity] = [],
+                 streamFrom: Int = CalendarFileEdit.streamFrom) throws {
         self.file = file
         self.windows = windows
         self.diagnostics = diagnostics
@@ -60,6 +67,13 @@ package final class CalendarFileEdit {
         status = input?.status
         source = input
         if let status { try AtomicFile.check(status, path: file) }
+        if let input, input.status.size >= Int64(streamFrom),
+           let streamed = try StreamedCalendarRead.read(input, file: file, windows: windows, expecting: expecting, diagnostics: diagnostics) {
+            (original, calendar, checkpoint, current, sparse) = (streamed.text.bytes, streamed.calendar, streamed.checkpoint, streamed.text, streamed.backing)
+            if streamed.bareCR { throw Self.bareCRError(file) }
+            return
+        }
+        sparse = nil
         // No 64 MiB limit here: libical only ever sees what may reach the window.
         // A file read in halves has been looked at for a bare CR by the threads that read it.
         let (bytes, bareCRRead) = try input?.readAllNotingBareCR(limit: 1 << 40) ?? (Data(), nil)
@@ -82,9 +96,7 @@ package final class CalendarFileEdit {
         // CalendarText finds lines by LF; libical also ends a line at a bare CR (old Mac
         // files), which an edit would not see. (After the read: a binary or UTF-16 file
         // is refused as such first.)
-        if bareCRRead ?? bareCR?.wait() ?? Self.hasBareCR(bytes) {
-            throw ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
-        }
+        if bareCRRead ?? bareCR?.wait() ?? Self.hasBareCR(bytes) { throw Self.bareCRError(file) }
         current = CalendarText(bytes: bytes)
         self.search = search.map { ($0, expecting) }
     }
@@ -111,6 +123,7 @@ package final class CalendarFileEdit {
     private var text: CalendarText {
         takeSearch()
         if pending, var taken = edited {
+            current.whole()
             // What the text knew of its blocks goes with it where the edit allows, and the
             // bytes are edited in place once nothing else holds them (issue #48).
             let memo = current.carriedMemo(into: taken) ?? CalendarText.Memo()
@@ -227,10 +240,16 @@ package final class CalendarFileEdit {
     package func commit() throws {
         try placeDeferred()
         guard let edited else { return }
+        if sparse?.changed == true { throw AtomicFile.Changed() }
         if removeWhenEmpty && status != nil && text.veventBlocks().isEmpty {
             try AtomicFile.remove(file, unchanged: { self.unchanged() })
             diagnostics?.note("\(file): no event left in it; removed")
             return
+        }
+        if let sparse {
+            // A question that read the whole file may have found it changed.
+            if sparse.changed { throw AtomicFile.Changed() }
+            if !sparse.complete { return try commitStreamed(edited, from: sparse) }
         }
         // The bytes as read are compared during the fsync, on another thread while the
         // temp file is read back; right before the rename, the file's status again (a
@@ -284,8 +303,8 @@ package final class CalendarFileEdit {
     /// The file written reads (the scanner's structure check, the kept events parsed
     /// by libical in the file's context), is byte for byte the edit, and holds every
     /// changed UID.
-    private func readBack(_ temp: String, of edited: Splice) throws {
-        let parsed = try WrittenFile.read(temp, as: edited, for: self)
+    func readBack(_ temp: String, of edited: Splice, comparison: SourceComparison? = nil) throws {
+        let parsed = try WrittenFile.read(temp, as: edited, for: self, comparison: comparison)
         let present = Set(parsed.events.compactMap(\.uid))
         for uid in changedUIDs where !present.contains(uid) {
             // Outside the window (a cancelled series, a moved event): its own block, read
@@ -318,7 +337,7 @@ package final class CalendarFileEdit {
 
     /// Whether `file` has the same inode, device, size and mtime (in ns) as when it
     /// was read (or still does not exist): asked right before the rename.
-    private func sameVersion() -> Bool {
+    func sameVersion() -> Bool {
         Self.sameVersion(file: file, status: status)
     }
 
@@ -361,6 +380,10 @@ package final class CalendarFileEdit {
     }
 
     /// Whether `bytes` have a CR that no LF follows (`BareCR`).
+    private static func bareCRError(_ file: String) -> ICalError {
+        ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
+    }
+
     private static func hasBareCR(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { BareCR.present(in: $0) }
     }

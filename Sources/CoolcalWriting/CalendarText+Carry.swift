@@ -105,9 +105,9 @@ extension CalendarText {
         var depth = 0
         var ok = true
         forEachLine { all, content, _ in
-            if Self.line(all, content, is: begin) {
+            if BlockWalker.line(UnsafeBufferPointer(rebasing: all[content]), is: begin) {
                 depth += 1
-            } else if Self.line(all, content, is: end) {
+            } else if BlockWalker.line(UnsafeBufferPointer(rebasing: all[content]), is: end) {
                 depth -= 1
                 if depth < 0 { ok = false }
             }

@@ -33,6 +33,7 @@ package struct CalendarText {
     /// Calls `body` with each physical line (`ContentLines`' rules), by offsets into
     /// `all` (the bytes): its content without the line end, and its whole extent; in order.
     package func forEachLine(_ body: (_ all: UnsafeBufferPointer<UInt8>, _ content: Range<Int>, _ full: Range<Int>) -> Void) {
+        whole()
         bytes.withUnsafeBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             guard let base = buffer.baseAddress else { return }
@@ -48,13 +49,6 @@ package struct CalendarText {
         }
     }
 
-    /// The line's content is `text`, ignoring ASCII case and trailing blanks.
-    static func line(_ all: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, is text: StaticString) -> Bool {
-        // Cheap refusal first: most lines are neither BEGIN nor END.
-        guard r.count >= text.utf8CodeUnitCount, ContentLines.upper(all[r.lowerBound]) == text.utf8Start[0] else { return false }
-        return ContentLines.line(UnsafeBufferPointer(rebasing: all[r]), is: text)
-    }
-
     /// Each top-level `BEGIN:VEVENT` … `END:VEVENT`, line endings included.
     package func veventBlocks() -> [Range<Int>] {
         memo.structure?.events ?? topLevelBlocks(begin: "BEGIN:VEVENT", end: "END:VEVENT")
@@ -62,7 +56,13 @@ package struct CalendarText {
 
     /// Each top-level VTIMEZONE block, line endings included.
     package func timezoneBlocks() -> [Range<Int>] {
-        memo.structure?.zones ?? topLevelBlocks(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE")
+        memo.structure?.zones ?? memo.zones ?? topLevelBlocks(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE")
+    }
+
+    /// All the bytes in memory before a question that reads them all, when only some
+    /// were read (`SparseFile`: a large file's edit reads the blocks it needs).
+    func whole() {
+        memo.backing?.fillAll()
     }
 
     func topLevelBlocks(begin: StaticString, end: StaticString) -> [Range<Int>] {
@@ -70,32 +70,9 @@ package struct CalendarText {
         var walker = BlockWalker(begin: begin, end: end)
         memo.passes += 1
         forEachLine { all, content, full in
-            if let block = walker.see(all, content, full) { blocks.append(block) }
+            if let block = walker.see(UnsafeBufferPointer(rebasing: all[content]), full) { blocks.append(block) }
         }
         return blocks
-    }
-
-    /// Follows top-level VEVENT blocks line by line.
-    struct BlockWalker {
-        var begin: StaticString = "BEGIN:VEVENT"
-        var end: StaticString = "END:VEVENT"
-        var open: Int?
-        var depth = 0
-
-        /// The block a line closes, if it closes one.
-        mutating func see(_ all: UnsafeBufferPointer<UInt8>, _ content: Range<Int>, _ full: Range<Int>) -> Range<Int>? {
-            if CalendarText.line(all, content, is: begin) {
-                if open == nil { open = full.lowerBound; depth = 0 }
-                depth += 1
-            } else if open != nil && CalendarText.line(all, content, is: end) {
-                depth -= 1
-                if depth == 0, let start = open {
-                    open = nil
-                    return start..<full.upperBound
-                }
-            }
-            return nil
-        }
     }
 
     /// An event's identity as `blocks(uid:marker:)` looks for it.
@@ -139,45 +116,14 @@ package struct CalendarText {
     }
 
     func candidateBlocks(for identities: [Identity]) -> [[Range<Int>]] {
-        let wanted = identities.map { Needles(uid: Array($0.uid.utf8), marker: $0.marker.map { Array($0.utf8) }) }
-        var blocks = [[Range<Int>]](repeating: [], count: wanted.count)
+        var search = BlockSearch(identities)
         memo.passes += 1
-        var walker = BlockWalker()
-        var hits = Set<Int>()
-        func see(_ line: UnsafeBufferPointer<UInt8>) {
-            // The line's name once, then each identity's bytes (merge asks for ten at once).
-            guard let name = Needles.name(line) else { return }
-            for (n, needles) in wanted.enumerated() where needles.match(line, name) { hits.insert(n) }
-        }
-        // The logical line being gathered when it is a UID or marker line cut by folds.
-        var pending: [UInt8]?
         forEachLine { all, content, full in
-            if pending != nil, full.lowerBound > 0, !content.isEmpty, ContentLines.isFold(all[full.lowerBound]) {
-                pending?.append(contentsOf: all[(content.lowerBound + 1)..<content.upperBound])
-                return
-            }
-            if let line = pending {
-                line.withUnsafeBufferPointer { see($0) }
-                pending = nil
-            }
-            let wasOpen = walker.open != nil
-            if let block = walker.see(all, content, full) {
-                for n in hits { blocks[n].append(block) }
-                hits.removeAll(keepingCapacity: true)
-                return
-            }
-            if !wasOpen && walker.open != nil { hits.removeAll(keepingCapacity: true) }
-            guard walker.open != nil, !content.isEmpty, case let first = ContentLines.upper(all[content.lowerBound]),
-                  first == 0x55 || first == 0x58 else { return }
-            // A line that the next one continues is gathered; one that stands alone is
-            // looked at where it is.
-            if full.upperBound < all.count && ContentLines.isFold(all[full.upperBound]) {
-                pending = Array(all[content])
-            } else {
-                see(UnsafeBufferPointer(rebasing: all[content]))
-            }
+            // A line whose next one is in the text is known to be folded or not.
+            let next = full.upperBound < all.count ? ContentLines.isFold(all[full.upperBound]) : false
+            search.see(UnsafeBufferPointer(rebasing: all[content]), full, nextIsFold: next)
         }
-        return blocks.map { $0.sorted { $0.lowerBound < $1.lowerBound } }
+        return search.found()
     }
 
     /// What `remember` took; shared by the copies of one text (its bytes never change).
@@ -187,58 +133,20 @@ package struct CalendarText {
         var structure: Structure?
         /// Whole-text passes made looking for blocks.
         var passes = 0
-    }
-
-    /// What `candidateBlocks` looks for, by property.
-    private struct Needles {
-        let uid: [UInt8]
-        let marker: [UInt8]?
-
-        /// The content line, named `name`, is a UID line containing `uid` or a marker line
-        /// containing `marker`.
-        func match(_ line: UnsafeBufferPointer<UInt8>, _ name: Name) -> Bool {
-            switch name {
-            case .uid: return Self.contains(line, uid)
-            case .marker: return marker.map { Self.contains(line, $0) } ?? false
-            }
-        }
-
-        enum Name { case uid, marker }
-
-        /// The line's property name when it is UID or X-COOLCAL-INVITE-ID: `UID:`/`UID;`
-        /// told from the bytes in place (a UID line per event), anything else by
-        /// `ContentLines.propertyName`.
-        static func name(_ line: UnsafeBufferPointer<UInt8>) -> Name? {
-            if line.count > 3, ContentLines.upper(line[0]) == 0x55, ContentLines.upper(line[1]) == 0x49,
-               ContentLines.upper(line[2]) == 0x44, line[3] == 0x3A || line[3] == 0x3B {
-                return .uid
-            }
-            guard line.count > 3, ContentLines.upper(line[0]) == 0x55 || ContentLines.upper(line[0]) == 0x58 else { return nil }
-            let name = ContentLines.propertyName(line)
-            if name.elementsEqual("UID".utf8) { return .uid }
-            if name.elementsEqual("X-COOLCAL-INVITE-ID".utf8) { return .marker }
-            return nil
-        }
-
-        /// Whether `needle` (not empty) occurs in `line`: `memchr` for its first byte, then `memcmp`.
-        private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-            needle.withUnsafeBufferPointer { n in
-                guard let h = hay.baseAddress, let nb = n.baseAddress, let first = n.first, n.count <= hay.count else { return false }
-                var at = 0
-                let last = hay.count - n.count
-                while at <= last, let hit = memchr(h + at, Int32(first), last - at + 1) {
-                    let i = h.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memcmp(h + i, nb, n.count) == 0 { return true }
-                    at = i + 1
-                }
-                return false
-            }
-        }
+        /// Where the top-level VTIMEZONE blocks are, when found before (a streamed read).
+        var zones: [Range<Int>]?
+        /// Where the last `END:VCALENDAR` line starts, when found before (a streamed read).
+        var insertion: Int?
+        /// The file behind bytes only partly read (a streamed read): filled whole before
+        /// any question that reads every byte.
+        var backing: SparseFile?
     }
 
     /// Where a new VEVENT goes: the start of the last `END:VCALENDAR` line.
     package func insertionPoint() -> Int? {
-        bytes.withUnsafeBytes { ContentLines.lastLine(in: $0.bindMemory(to: UInt8.self), is: "END:VCALENDAR") }
+        if let known = memo.insertion { return known }
+        whole()
+        return bytes.withUnsafeBytes { ContentLines.lastLine(in: $0.bindMemory(to: UInt8.self), is: "END:VCALENDAR") }
     }
 
     /// The block's text with folded lines joined, for cheap substring checks.

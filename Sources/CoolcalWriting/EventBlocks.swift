@@ -50,6 +50,7 @@ extension CalendarText {
     /// `END:VCALENDAR` to insert before.
     package func wholeCalendar(_ body: String, hasEvents: Bool) -> Splice? {
         let ending = lineEnding
+        whole()
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         guard blank || !hasEvents else { return nil }
         var prefix = blank ? [] : Array(bytes)

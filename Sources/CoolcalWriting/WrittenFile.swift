@@ -12,7 +12,13 @@ package enum WrittenFile {
     /// The calendar in `temp` as the edit's windows see it — when the edit only added
     /// after the checkpoint, only the events it added; a `WriteError` (nothing is
     /// replaced) when the file is not byte for byte `edited`, or would not parse.
+    /// `comparison`: for an edit of a streamed file, what compares the pieces (with the
+    /// file's kept ranges, read again) instead of the splice's bytes in memory.
     package static func read(_ temp: String, as edited: Splice, for edit: CalendarFileEdit) throws -> ICalCalendar {
+        try read(temp, as: edited, for: edit, comparison: nil)
+    }
+
+    static func read(_ temp: String, as edited: Splice, for edit: CalendarFileEdit, comparison: SourceComparison?) throws -> ICalCalendar {
         let file = edit.file
         let unreadable = WriteError(kind: .io, path: file, message: "the edited calendar would not parse; not modified")
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ICalReader.readBufferSize, alignment: 16)
@@ -33,7 +39,7 @@ package enum WrittenFile {
                 let n = try input.read(into: buffer)
                 if n == 0 { break }
                 let piece = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-                guard edited.matches(piece, at: at) else { throw mismatch(file) }
+                guard comparison?.matches(piece, at: at) ?? edited.matches(piece, at: at) else { throw mismatch(file) }
                 if at + n > from { filter.feed(UnsafeRawBufferPointer(rebasing: piece[max(0, from - at)...])) }
                 at += n
             }
@@ -47,7 +53,9 @@ package enum WrittenFile {
             guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
             guard let kept = filter.finish() else {
                 edit.diagnostics?.note("\(file): full parse of the edited calendar (the pre-filter cannot bound what reaches the window)")
-                return try ICalReader.read(edited.data, file: file, windows: edit.windows, revisions: false)
+                // (A streamed edit's bytes are the temp file's: only part of them is in memory.)
+                let whole = comparison == nil ? edited.data : try InputFile.read(temp, limit: ICalReader.maxParseBytes, accepting: .regularFiles)
+                return try ICalReader.read(whole, file: file, windows: edit.windows, revisions: false)
             }
             return try ICalReader.read(kept, file: file, windows: edit.windows, revisions: false)
         } catch {

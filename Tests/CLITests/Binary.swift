@@ -34,6 +34,8 @@ enum Binary {
         process.currentDirectoryURL = root
         var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "en_US.UTF-8", "HOME": home,
                    "XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("coolcal-no-config").path]
+        // make test's streamed pass: the binary edits every calendar as a large one.
+        if let streamFrom = ProcessInfo.processInfo.environment["COOLCAL_TEST_STREAM_FROM"] { env["COOLCAL_TEST_STREAM_FROM"] = streamFrom }
         env.merge(extra) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()

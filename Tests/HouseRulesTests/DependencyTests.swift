@@ -67,7 +67,7 @@ import Testing
 
     /// The two messages the rule speaks in, for every target of the manifest.
     static func violations(_ targets: [Target], imports: (Target) throws -> Set<String>) rethrows -> [String] {
-        let names = Set(targets.map(\.name)).union(["CLibical", "CSQLite", "CGMime", "CGio", "CLinux"])
+        let names = Set(targets.map(\.name)).union(["CLibical", "CSQLite", "CGMime", "CGio", "CLinux", "CChecksum"])
         var found: [String] = []
         for target in targets {
             let used = try imports(target).intersection(names)

@@ -58,7 +58,7 @@ import Testing
     /// SwiftPM refuses a cycle but not an arrow up the list: that is the test's.
     @Test func dependenciesPointDown() throws {
         let layers = try Self.layers()
-        var below: Set<String> = ["CLibical", "CSQLite", "CGMime", "CGio", "CLinux"]
+        var below: Set<String> = ["CLibical", "CSQLite", "CGMime", "CGio", "CLinux", "CChecksum"]
         var upward: [String] = []
         for layer in layers {
             for dependency in layer.dependencies where !below.contains(dependency) {
@@ -73,7 +73,7 @@ import Testing
     /// cannot leak out through a declaration others see).
     @Test func cLibrariesStayInTheirTargets() throws {
         let owners = ["CLibical": "CoolcalICal", "CSQLite": "CoolcalState", "CGMime": "CoolcalMail", "CGio": "CoolcalDesktop",
-                      "CLinux": "CoolcalSupport"]
+                      "CLinux": "CoolcalSupport", "CChecksum": "CoolcalSupport"]
         var seen: Set<String> = []
         for file in try Self.files() {
             for line in file.text.split(separator: "\n") where line.contains("import C") {

@@ -1,0 +1,150 @@
+import Foundation
+import CoolcalModel
+
+/// The top-level VEVENT blocks that can be the event of some identities (a `UID` line
+/// containing the UID, or an `X-COOLCAL-INVITE-ID` line containing the marker, folds
+/// undone; libical then decides), and the top-level VTIMEZONE blocks, found line by line:
+/// fed the lines of a text in memory (`CalendarText.candidateBlocks`) or of a file read in
+/// pieces (`StreamedCalendarRead`), so both find the same blocks.
+struct BlockSearch {
+    private let wanted: [Needles]
+    private(set) var candidates: [[Range<Int>]]
+    private(set) var zones: [Range<Int>] = []
+    private let findsZones: Bool
+    private var walker = BlockWalker()
+    private var zoneWalker = BlockWalker(begin: "BEGIN:VTIMEZONE", end: "END:VTIMEZONE")
+    private var hits = Set<Int>()
+    /// The logical line being gathered when it is a UID or marker line cut by folds.
+    private var pending: [UInt8] = []
+    private var gathering = false
+
+    init(_ identities: [CalendarText.Identity], zones: Bool = false) {
+        wanted = identities.map { Needles(uid: Array($0.uid.utf8), marker: $0.marker.map { Array($0.utf8) }) }
+        candidates = [[Range<Int>]](repeating: [], count: identities.count)
+        findsZones = zones
+    }
+
+    /// The next physical line: its content (no line end) and its whole extent in the
+    /// text. `nextIsFold`: whether the line after it continues it, when that is known
+    /// (a text in memory); nil: not known yet (a piece's last line), so a UID or marker
+    /// line is gathered until the next line says.
+    mutating func see(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>, nextIsFold: Bool?) {
+        if findsZones, let zone = zoneWalker.see(content, full) { zones.append(zone) }
+        guard !wanted.isEmpty else { return }
+        if gathering, full.lowerBound > 0, !content.isEmpty, ContentLines.isFold(content[0]) {
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: content[1...]))
+            return
+        }
+        if gathering {
+            gathering = false
+            let line = pending
+            line.withUnsafeBufferPointer { match($0) }
+        }
+        let wasOpen = walker.open != nil
+        if let block = walker.see(content, full) {
+            for n in hits { candidates[n].append(block) }
+            hits.removeAll(keepingCapacity: true)
+            return
+        }
+        if !wasOpen && walker.open != nil { hits.removeAll(keepingCapacity: true) }
+        guard walker.open != nil, !content.isEmpty, case let first = ContentLines.upper(content[0]),
+              first == 0x55 || first == 0x58 else { return }
+        // A line that the next one continues is gathered; one that stands alone is
+        // looked at where it is.
+        if nextIsFold == false {
+            match(content)
+        } else {
+            pending.removeAll(keepingCapacity: true)
+            pending.append(contentsOf: content)
+            gathering = true
+        }
+    }
+
+    /// The blocks found for each identity, in order.
+    func found() -> [[Range<Int>]] {
+        candidates.map { $0.sorted { $0.lowerBound < $1.lowerBound } }
+    }
+
+    private mutating func match(_ line: UnsafeBufferPointer<UInt8>) {
+        // The line's name once, then each identity's bytes (merge asks for ten at once).
+        guard let name = Needles.name(line) else { return }
+        for (n, needles) in wanted.enumerated() where needles.match(line, name) { hits.insert(n) }
+    }
+}
+
+/// Follows top-level blocks of one kind (VEVENT unless told) line by line.
+struct BlockWalker {
+    var begin: StaticString = "BEGIN:VEVENT"
+    var end: StaticString = "END:VEVENT"
+    var open: Int?
+    var depth = 0
+
+    /// The block a line (its content, its whole extent) closes, if it closes one.
+    mutating func see(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) -> Range<Int>? {
+        if Self.line(content, is: begin) {
+            if open == nil { open = full.lowerBound; depth = 0 }
+            depth += 1
+        } else if open != nil && Self.line(content, is: end) {
+            depth -= 1
+            if depth == 0, let start = open {
+                open = nil
+                return start..<full.upperBound
+            }
+        }
+        return nil
+    }
+
+    /// The line's content is `text`, ignoring ASCII case and trailing blanks.
+    static func line(_ content: UnsafeBufferPointer<UInt8>, is text: StaticString) -> Bool {
+        // Cheap refusal first: most lines are neither BEGIN nor END.
+        guard content.count >= text.utf8CodeUnitCount, ContentLines.upper(content[0]) == text.utf8Start[0] else { return false }
+        return ContentLines.line(content, is: text)
+    }
+}
+
+/// What a `BlockSearch` looks for, by property.
+private struct Needles {
+    let uid: [UInt8]
+    let marker: [UInt8]?
+
+    /// The content line, named `name`, is a UID line containing `uid` or a marker line
+    /// containing `marker`.
+    func match(_ line: UnsafeBufferPointer<UInt8>, _ name: Name) -> Bool {
+        switch name {
+        case .uid: return Self.contains(line, uid)
+        case .marker: return marker.map { Self.contains(line, $0) } ?? false
+        }
+    }
+
+    enum Name { case uid, marker }
+
+    /// The line's property name when it is UID or X-COOLCAL-INVITE-ID: `UID:`/`UID;`
+    /// told from the bytes in place (a UID line per event), anything else by
+    /// `ContentLines.propertyName`.
+    static func name(_ line: UnsafeBufferPointer<UInt8>) -> Name? {
+        if line.count > 3, ContentLines.upper(line[0]) == 0x55, ContentLines.upper(line[1]) == 0x49,
+           ContentLines.upper(line[2]) == 0x44, line[3] == 0x3A || line[3] == 0x3B {
+            return .uid
+        }
+        guard line.count > 3, ContentLines.upper(line[0]) == 0x55 || ContentLines.upper(line[0]) == 0x58 else { return nil }
+        let name = ContentLines.propertyName(line)
+        if name.elementsEqual("UID".utf8) { return .uid }
+        if name.elementsEqual("X-COOLCAL-INVITE-ID".utf8) { return .marker }
+        return nil
+    }
+
+    /// Whether `needle` (not empty) occurs in `line`: `memchr` for its first byte, then `memcmp`.
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        needle.withUnsafeBufferPointer { n in
+            guard let h = hay.baseAddress, let nb = n.baseAddress, let first = n.first, n.count <= hay.count else { return false }
+            var at = 0
+            let last = hay.count - n.count
+            while at <= last, let hit = memchr(h + at, Int32(first), last - at + 1) {
+                let i = h.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if memcmp(h + i, nb, n.count) == 0 { return true }
+                at = i + 1
+            }
+            return false
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import CoolcalICal
+import CoolcalModel
+import CoolcalScan
+import CoolcalSupport
+
+/// A large calendar file read for an edit without holding it (issue #48): one pass over
+/// its pieces takes its checksum, looks for bare CRs, finds the top-level blocks of the
+/// events the edit is about and the VTIMEZONEs (`BlockSearch`), and feeds the
+/// pre-filter, which parses only what may reach the windows. Only those blocks, the
+/// first line and the tail from the last `END:VCALENDAR` are then read into memory
+/// (`SparseFile`); "already there", "held", "unchanged" and a new event's place are
+/// decided from them, and a write copies everything else from the file in the kernel.
+struct StreamedCalendarRead {
+    let calendar: ICalCalendar
+    let checkpoint: ScanCheckpoint?
+    /// The file's bytes where the edit looks (the rest reads as zeros until filled).
+    let text: CalendarText
+    let backing: SparseFile
+    /// Whether a CR that no LF follows was seen.
+    let bareCR: Bool
+
+    /// How far from the end the last `END:VCALENDAR` line is looked for.
+    static let tail = 256 << 10
+
+    /// nil when the file cannot be read this way and is read whole: no `END:VCALENDAR`
+    /// line in its last `tail` bytes, a file that changed size while read, one the
+    /// pre-filter cannot bound, or no memory for its buffer.
+    static func read(_ input: OpenInput, file: String, windows: [TimeWindow], expecting: [CalendarText.Identity],
+                     diagnostics: Diagnostics?) throws -> StreamedCalendarRead? {
+        let size = Int(input.status.size)
+        guard size > 0, !windows.isEmpty, let insertion = try lastEnd(input, size: size) else { return nil }
+        // The blocks of each event the edit is about, by its UID alone as well.
+        var identities: [CalendarText.Identity] = []
+        for identity in expecting + expecting.map({ CalendarText.Identity(uid: $0.uid, marker: nil) })
+        where !identities.contains(identity) { identities.append(identity) }
+        var checksum = Checksum()
+        var bare = BareCRPieces()
+        var lines = PieceLines()
+        var search = BlockSearch(identities, zones: true)
+        var firstLineEnd: Int?
+        let see = { (content: UnsafeBufferPointer<UInt8>, full: Range<Int>) in
+            if firstLineEnd == nil { firstLineEnd = full.upperBound }
+            search.see(content, full, nextIsFold: nil)
+        }
+        guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
+                                                 diagnostics: diagnostics, observe: { piece in
+                                                     checksum.update(piece)
+                                                     bare.feed(piece)
+                                                     lines.feed(piece, see)
+                                                 }) else { return nil }
+        lines.finish(see)
+        guard let backing = SparseFile(input: input, count: size, scanned: checksum, diagnostics: diagnostics) else { return nil }
+        let found = search.found()
+        backing.load(0..<(firstLineEnd ?? size))
+        for range in found.joined() { backing.load(range) }
+        for range in search.zones { backing.load(range) }
+        backing.load(insertion..<size)
+        let memo = CalendarText.Memo()
+        for (identity, blocks) in zip(identities, found) { memo.candidates[identity] = blocks }
+        memo.zones = search.zones
+        memo.insertion = insertion
+        memo.backing = backing
+        diagnostics?.note("\(file): \(backing.loaded) of \(size) bytes held for the edit")
+        return StreamedCalendarRead(calendar: streamed.calendar, checkpoint: streamed.checkpoint,
+                                    text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: bare.finish())
+    }
+
+    /// Where the last `END:VCALENDAR` line starts, found in the file's last `tail` bytes
+    /// (a line that starts there, not one cut by the start of those bytes); nil if not.
+    private static func lastEnd(_ input: OpenInput, size: Int) throws -> Int? {
+        let from = max(0, size - tail)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size - from, alignment: 16)
+        defer { buffer.deallocate() }
+        var n = 0
+        while n < buffer.count {
+            let got = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[n...]), at: Int64(from + n))
+            if got == 0 { return nil }
+            n += got
+        }
+        guard let at = ContentLines.lastLine(in: UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self)), is: "END:VCALENDAR"),
+              at > 0 || from == 0 else { return nil }
+        return from + at
+    }
+}
+
+/// `BareCR` over a text fed in pieces: a CR that ends a piece is bare unless the next
+/// piece starts with LF (or there is none: a CR at the very end is bare).
+struct BareCRPieces {
+    private var found = false
+    private var pendingCR = false
+
+    mutating func feed(_ piece: UnsafeRawBufferPointer) {
+        guard !found, let first = piece.first else { return }
+        if pendingCR && first != 0x0A { found = true }
+        let endsWithCR = piece[piece.count - 1] == 0x0D
+        let body = endsWithCR ? UnsafeRawBufferPointer(rebasing: piece[..<(piece.count - 1)]) : piece
+        if BareCR.present(in: body) { found = true }
+        pendingCR = endsWithCR
+    }
+
+    /// Whether a bare CR was seen.
+    func finish() -> Bool { found || pendingCR }
+}
