@@ -34,36 +34,57 @@ struct StreamedCalendarRead {
         var identities: [CalendarText.Identity] = []
         for identity in expecting + expecting.map({ CalendarText.Identity(uid: $0.uid, marker: nil) })
         where !identities.contains(identity) { identities.append(identity) }
-        var checksum = Checksum()
-        var bare = BareCRPieces()
-        var lines = PieceLines()
-        var search = BlockSearch(identities, zones: true)
-        var firstLineEnd: Int?
-        let see = { (content: UnsafeBufferPointer<UInt8>, full: Range<Int>) in
-            if firstLineEnd == nil { firstLineEnd = full.upperBound }
-            search.see(content, full, nextIsFold: nil)
-        }
+        var pieces = Pieces(search: BlockSearch(identities, zones: true))
         guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
-                                                 diagnostics: diagnostics, observe: { piece in
-                                                     checksum.update(piece)
-                                                     bare.feed(piece)
-                                                     lines.feed(piece, see)
-                                                 }) else { return nil }
-        lines.finish(see)
-        guard let backing = SparseFile(input: input, count: size, scanned: checksum, diagnostics: diagnostics) else { return nil }
-        let found = search.found()
-        backing.load(0..<(firstLineEnd ?? size))
+                                                 diagnostics: diagnostics, observe: { pieces.feed($0) }) else { return nil }
+        pieces.finish()
+        guard let backing = SparseFile(input: input, count: size, scanned: pieces.checksum, diagnostics: diagnostics) else { return nil }
+        let found = pieces.lines.search.found()
+        backing.load(0..<(pieces.lines.firstLineEnd ?? size))
         for range in found.joined() { backing.load(range) }
-        for range in search.zones { backing.load(range) }
+        for range in pieces.lines.search.zones { backing.load(range) }
         backing.load(insertion..<size)
         let memo = CalendarText.Memo()
         for (identity, blocks) in zip(identities, found) { memo.candidates[identity] = blocks }
-        memo.zones = search.zones
+        memo.zones = pieces.lines.search.zones
         memo.insertion = insertion
         memo.backing = backing
         diagnostics?.note("\(file): \(backing.loaded) of \(size) bytes held for the edit")
         return StreamedCalendarRead(calendar: streamed.calendar, checkpoint: streamed.checkpoint,
-                                    text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: bare.finish())
+                                    text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: pieces.bare.finish())
+    }
+
+    /// What one pass sees of each piece: its bytes' checksum, bare CRs, its lines.
+    private struct Pieces {
+        var checksum = Checksum()
+        var bare = BareCRPieces()
+        var splitter = PieceLines()
+        var lines: Lines
+
+        init(search: BlockSearch) {
+            lines = Lines(search: search)
+        }
+
+        mutating func feed(_ piece: UnsafeRawBufferPointer) {
+            checksum.update(piece)
+            bare.feed(piece)
+            splitter.feed(piece, &lines)
+        }
+
+        mutating func finish() {
+            splitter.finish(&lines)
+        }
+    }
+
+    /// The lines, to the block search; where the first one ends.
+    private struct Lines: LineSink {
+        var search: BlockSearch
+        var firstLineEnd: Int?
+
+        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
+            if firstLineEnd == nil { firstLineEnd = full.upperBound }
+            search.see(content, full, nextIsFold: nil)
+        }
     }
 
     /// Where the last `END:VCALENDAR` line starts, found in the file's last `tail` bytes

@@ -31,12 +31,10 @@ import Testing
         let cutsList = (0...bytes.count).map { [$0] } + [Array(stride(from: 3, to: bytes.count, by: 3))]
         for cuts in cutsList {
             var lines = PieceLines()
-            var got: [(String, Range<Int>)] = []
-            let see = { (content: UnsafeBufferPointer<UInt8>, full: Range<Int>) in
-                got.append((String(decoding: content, as: UTF8.self), full))
-            }
-            for piece in Self.pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { lines.feed($0, see) } }
-            lines.finish(see)
+            var sink = Collected()
+            for piece in Self.pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { lines.feed($0, &sink) } }
+            lines.finish(&sink)
+            let got = sink.lines
             #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1), "cut at \(cuts.prefix(3))")
         }
     }
@@ -49,12 +47,25 @@ import Testing
         #expect(expected[0].count == 2 && expected[1].count == 1, "the folded UID is found, and the marker")
         for cut in 0...bytes.count {
             var lines = PieceLines()
-            var search = BlockSearch(identities, zones: true)
-            let see = { (content: UnsafeBufferPointer<UInt8>, full: Range<Int>) in search.see(content, full, nextIsFold: nil) }
-            for piece in Self.pieces(bytes, cuts: [cut]) { piece.withUnsafeBytes { lines.feed($0, see) } }
-            lines.finish(see)
-            #expect(search.found() == expected, "cut at \(cut)")
-            #expect(search.zones.count == 1)
+            var sink = Searched(search: BlockSearch(identities, zones: true))
+            for piece in Self.pieces(bytes, cuts: [cut]) { piece.withUnsafeBytes { lines.feed($0, &sink) } }
+            lines.finish(&sink)
+            #expect(sink.search.found() == expected, "cut at \(cut)")
+            #expect(sink.search.zones.count == 1)
+        }
+    }
+
+    struct Collected: LineSink {
+        var lines: [(String, Range<Int>)] = []
+        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
+            lines.append((String(decoding: content, as: UTF8.self), full))
+        }
+    }
+
+    struct Searched: LineSink {
+        var search: BlockSearch
+        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
+            search.see(content, full, nextIsFold: nil)
         }
     }
 
