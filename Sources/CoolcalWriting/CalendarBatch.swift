@@ -94,7 +94,8 @@ package final class CalendarBatch {
         guard var edit else { return }
         for attempt in 0..<writer.attempts {
             if attempt > 0 {
-                edit = try CalendarFileEdit(file: edit.file, windows: windows, diagnostics: writer.diagnostics)
+                edit = try CalendarFileEdit(file: edit.file, windows: windows, diagnostics: writer.diagnostics,
+                                            expecting: applied.map(\.identity))
                 for change in applied { _ = try edit.apply(change) }
             }
             guard edit.hasChanges else { return }
