@@ -29,17 +29,21 @@ struct BlockSearch {
     /// (a text in memory); nil: not known yet (a piece's last line), so a UID or marker
     /// line is gathered until the next line says.
     mutating func see(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>, nextIsFold: Bool?) {
+        // Most lines matter to neither walker nor the identities: told by their first
+        // byte (BEGIN, END, UID, X-…), unless a UID or marker line is being gathered.
+        guard let head = content.first else {
+            if gathering { flush() }
+            return
+        }
+        let first = ContentLines.upper(head)
+        guard gathering || first == 0x42 || first == 0x45 || first == 0x55 || first == 0x58 else { return }
         if findsZones, let zone = zoneWalker.see(content, full) { zones.append(zone) }
         guard !wanted.isEmpty else { return }
         if gathering, full.lowerBound > 0, !content.isEmpty, ContentLines.isFold(content[0]) {
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: content[1...]))
             return
         }
-        if gathering {
-            gathering = false
-            let line = pending
-            line.withUnsafeBufferPointer { match($0) }
-        }
+        if gathering { flush() }
         let wasOpen = walker.open != nil
         if let block = walker.see(content, full) {
             for n in hits { candidates[n].append(block) }
@@ -63,6 +67,13 @@ struct BlockSearch {
     /// The blocks found for each identity, in order.
     func found() -> [[Range<Int>]] {
         candidates.map { $0.sorted { $0.lowerBound < $1.lowerBound } }
+    }
+
+    /// Looks at the gathered line: no more folds continue it.
+    private mutating func flush() {
+        gathering = false
+        let line = pending
+        line.withUnsafeBufferPointer { match($0) }
     }
 
     private mutating func match(_ line: UnsafeBufferPointer<UInt8>) {
