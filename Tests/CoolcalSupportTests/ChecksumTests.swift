@@ -34,6 +34,18 @@ import Testing
             }
             #expect(c.value == whole && c.count == bytes.count, "cut at \(cut)")
         }
+        // Three blocks of 4 KiB and more go three streams at once: long runs, cut anywhere.
+        let long = (0..<100_003).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let longWhole = Self.crc(long, software: true)
+        #expect(Self.crc(long, software: false) == longWhole)
+        for cut in [1, 4096, 12_288, 12_289, 50_000] {
+            var c = Checksum()
+            long.withUnsafeBytes { all in
+                c.update(UnsafeRawBufferPointer(rebasing: all[..<cut]))
+                c.update(UnsafeRawBufferPointer(rebasing: all[cut...]))
+            }
+            #expect(c.value == longWhole, "cut at \(cut)")
+        }
         var other = bytes
         other[2500] ^= 0x01
         #expect(Self.crc(other, software: false) != whole, "one bit else is another checksum")
