@@ -30,15 +30,15 @@ package final class CalendarFileEdit {
     package static let searchBeside = 1 << 20
     /// The text the last change left, when `edited` is not a splice of it yet.
     private var current: CalendarText
-    private var changedUIDs: [String] = []
+    var changedUIDs: [String] = []
     /// What the changes so far made of the file: a splice of `current`'s bytes.
-    private var edited: Splice? {
+    var edited: Splice? {
         didSet { pending = true }
     }
     /// Whether `edited` is a splice that `current` does not hold yet.
     private var pending = false
     /// An iTIP change may have added VTIMEZONEs that the next change must see.
-    private var zonesStale = false
+    var zonesStale = false
     package let diagnostics: Diagnostics?
     /// The scan of the text as read, stopped at its last `END:VCALENDAR` line: the
     /// read-back of an edit that changed nothing before it scans from there.
@@ -120,7 +120,7 @@ package final class CalendarFileEdit {
 
     /// The text as the changes so far left it: the splice put in one buffer when
     /// there is one (a second change to the same file sees the first).
-    private var text: CalendarText {
+    var text: CalendarText {
         takeSearch()
         if pending, var taken = edited {
             current.whole()
@@ -145,12 +145,13 @@ package final class CalendarFileEdit {
     /// New push-payload events not yet placed in `text`: they all go before the last
     /// `END:VCALENDAR`, in order, exactly as one insert after another would put them,
     /// so the file is copied once for all of them (`merge`).
-    private var deferred: [(uid: String, marker: String, block: String)] = []
-    private var insertionPoint: Int??
+    var deferred: [(uid: String, marker: String?, block: [UInt8])] = []
+    var insertionPoint: Int??
 
     /// Organizer binding for `change` against the text as the changes so far left it,
     /// without applying it (`merge` asks before it declines or reports busy).
     package func held(_ change: ITIPChange) -> WriteOutcome? {
+        try? settle(change)
         let current = text
         return change.binding(current.blocks(uid: change.uid), current)
     }
@@ -164,13 +165,15 @@ package final class CalendarFileEdit {
 
     /// What `change` would do to the text as the changes so far left it, without applying it.
     package func outcome(of change: CalendarChange) throws -> WriteOutcome {
+        try settle(change)
         if zonesStale { refreshZones() }
         return try change.splice(of: text, calendar: calendar, file: file).1
     }
 
     /// Whether the text holds an event with this UID.
     package func stores(uid: String) -> Bool {
-        !text.blocks(uid: uid).isEmpty
+        if isDeferred(uid: uid, marker: nil) { try? placeDeferred() }
+        return !text.blocks(uid: uid).isEmpty
     }
 
     /// Forgets what the pre-filter kept of the events it dropped (their revisions,
@@ -182,6 +185,7 @@ package final class CalendarFileEdit {
     /// Applies `change` to the text as it stands after the changes before it.
     package func apply(_ change: CalendarChange) throws -> WriteOutcome {
         if let event = change as? NewEvent, try postpone(event) { return .added }
+        if let outcome = try postponeInsertion(change) { return outcome }
         try placeDeferred()
         if zonesStale { refreshZones() }
         let (splice, outcome) = try change.splice(of: text, calendar: calendar, file: file)
@@ -199,19 +203,19 @@ package final class CalendarFileEdit {
     /// Keeps a new event for `placeDeferred` when it is new and the file has an
     /// `END:VCALENDAR` to insert before; false when it must be applied as usual.
     private func postpone(_ event: NewEvent) throws -> Bool {
-        guard !deferred.contains(where: { $0.uid == event.uid || $0.marker == event.inviteID }),
+        guard !isDeferred(uid: event.uid, marker: event.inviteID),
               text.blocks(uid: event.uid, marker: event.inviteID).isEmpty else { return false }
         if insertionPoint == nil { insertionPoint = .some(text.insertionPoint()) }
         guard case .some(.some) = insertionPoint else { return false }
-        deferred.append((event.uid, event.inviteID, ICalWriter.vevent(event, lineEnding: text.lineEnding)))
+        deferred.append((event.uid, event.inviteID, Array(ICalWriter.vevent(event, lineEnding: text.lineEnding).utf8)))
         changedUIDs.append(event.uid)
         return true
     }
 
     /// Puts the deferred events into the text, in one copy.
-    private func placeDeferred() throws {
+    func placeDeferred() throws {
         guard !deferred.isEmpty else { return }
-        guard let splice = text.replacing([], with: deferred.map(\.block).joined()) else {
+        guard let splice = text.replacing([], withBytes: Array(deferred.map(\.block).joined())) else {
             throw ICalError(file: file, message: "has no END:VCALENDAR line to insert before; not modified")
         }
         deferred = []

@@ -90,6 +90,44 @@ import Testing
         #expect(text.components(separatedBy: "UID:mid@t\r\n").count == 2 && text.contains("SUMMARY:Planning moved\r\n"))
     }
 
+    /// Three new invitations by mail in one run (`merge`): each is put in before the last
+    /// `END:VCALENDAR` after the one before, as in the file read whole, without the file
+    /// being read whole for the second (it waits with the new events).
+    @Test func newInvitationsInOneRunAreNotReadWhole() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.copies(in: dir)
+        let changes: [CalendarChange] = try (5..<8).map(CarriedTextTests.request)
+        let (outcomes, edits) = try Self.both(changes, files)
+        #expect(outcomes == [[.added, .added, .added], [.added, .added, .added]])
+        #expect(edits[0].heldBytes < 1024, "streamed: \(edits[0].heldBytes) bytes held")
+        let written = try Data(contentsOf: URL(fileURLWithPath: files.streamed))
+        #expect(written == (try Data(contentsOf: URL(fileURLWithPath: files.whole))))
+    }
+
+    /// A new invitation and its organizer's update in one run: the update must see the
+    /// invitation in place, so the file is read whole for it; the bytes are the same.
+    @Test func anUpdateOfAWaitingInvitationSeesIt() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.copies(in: dir)
+        let first = try CarriedTextTests.request(6)
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//org//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:new-6@example.org\r\n"
+            + "DTSTAMP:20240102T000000Z\r\nSEQUENCE:1\r\nDTSTART:20240207T120000Z\r\nDTEND:20240207T130000Z\r\n"
+            + "SUMMARY:New 6, later\r\nORGANIZER:mailto:o@example.org\r\nATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:me@example.com\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+        let data = Data(text.utf8)
+        let message = try ITIPMessage(data, uid: "new-6@example.org", zones: try ICalReader.read(data, file: "m.ics").zones, file: "m.ics")
+        var second = ITIPChange(message: message, cancel: false, me: ["me@example.com"])
+        second.partstat = "ACCEPTED"
+        let (outcomes, edits) = try Self.both([first, second], files)
+        #expect(outcomes[0] == outcomes[1] && outcomes[0].first == .added && outcomes[0].last != .added, "\(outcomes)")
+        #expect(edits[0].streamed)
+        let written = try Data(contentsOf: URL(fileURLWithPath: files.streamed))
+        #expect(written == (try Data(contentsOf: URL(fileURLWithPath: files.whole))))
+        #expect(String(decoding: written, as: UTF8.self).components(separatedBy: "UID:new-6@example.org\r\n").count == 2)
+    }
+
     /// The same invitation again: "already there" is decided from the block the scan found,
     /// nothing is written (the file keeps its inode), nothing else of the file is held.
     @Test func alreadyThereIsDecidedFromTheBlocksAlone() throws {
