@@ -230,9 +230,10 @@ package final class CalendarFileEdit {
 
     /// What `commit` would write, as a splice of the text as read (the deferred new
     /// events placed): a test compares a streamed write with these bytes put together
-    /// in memory.
+    /// in memory (of a streamed file, read whole first: the splice's bytes are all there).
     package func placedEdit() throws -> Splice? {
         try placeDeferred()
+        current.whole()
         return edited
     }
 
