@@ -158,15 +158,15 @@ public struct ICalPreFilter {
         }
         inPiece = true
         while pos < chunk.count {
-            guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
+            // One pass over the line's bytes finds its end and any lone CR in it.
+            guard let (lf, loneCR) = ScanLine.lineEnd(base, from: pos, count: chunk.count) else {
                 shape?.segment(base, pos, chunk.count, endsLine: false)
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
                 break
             }
-            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
-            shape?.segment(base, pos, end - 1, endsLine: true)
-            handle(base + pos, end - pos)
-            pos = end
+            shape?.wholeLine(base + pos, lf - pos)
+            handle(base + pos, lf + 1 - pos, loneCR: loneCR)
+            pos = lf + 1
         }
         inPiece = false
         kept.endPiece(at: base + pos)
@@ -201,7 +201,9 @@ public struct ICalPreFilter {
     /// a lone CR is looked for because `ICalReader`'s zone scan ends lines there). Its
     /// line ends are the same: LF, a CR before it stripped. It upper-cases with
     /// `ContentLines.upper`, which inlines.
-    private mutating func handle(_ p: UnsafePointer<UInt8>, _ full: Int) {
+    /// `loneCR`: whether the line has a CR before its content's end, when the line loop
+    /// knows (nil: looked for here).
+    private mutating func handle(_ p: UnsafePointer<UInt8>, _ full: Int, loneCR: Bool? = nil) {
         var contentEnd = full
         if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
         if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
@@ -215,7 +217,7 @@ public struct ICalPreFilter {
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
         // what it reads is the same in the filtered text. (Asked only while the event may
         // still be dropped.)
-        if open, current.simple, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { current.simple = false }
+        if open, current.simple, contentEnd > 0, loneCR ?? (memchr(p, 0x0D, contentEnd) != nil) { current.simple = false }
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.
@@ -308,7 +310,7 @@ public struct ICalPreFilter {
                     skippedRevisions.stage(p + 4, contentEnd - 4)
                     current.uidLines += 1
                     previousWasUID = true
-                } else {
+                } else if ScanLine.PropertyKind.mayBe(upperFirst, length: nameEnd) {
                     previousWasTimeLine = ScanLine.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
                 }
             }

@@ -92,6 +92,30 @@ package struct InputShape {
         lineLength = 0
     }
 
+    /// A whole line in one piece, `p[0..<n]` (the LF at `n`): what `segment(…, endsLine:
+    /// true)` does with it at a line's start, without packing its head: BEGIN: and END:
+    /// are compared in place.
+    @inline(__always)
+    package mutating func wholeLine(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        guard longLine == nil else { return }
+        guard n <= InputShape.maxLine, headCount == 0, lineLength == 0 else {
+            segment(UnsafeRawPointer(p), 0, n, endsLine: true)
+            return
+        }
+        if deepLine == nil && n >= 4 {
+            // `x & 0xDF == L`, for an ASCII capital L: x is L or its small letter.
+            let first = p[0] & 0xDF
+            if first == 0x42 && n >= 6 && p[1] & 0xDF == 0x45 && p[2] & 0xDF == 0x47 && p[3] & 0xDF == 0x49
+                && p[4] & 0xDF == 0x4E && p[5] == 0x3A {
+                depth += 1
+                if depth > InputShape.maxDepth { deepLine = line }
+            } else if first == 0x45 && p[1] & 0xDF == 0x4E && p[2] & 0xDF == 0x44 && p[3] == 0x3A {
+                depth = max(0, depth - 1)
+            }
+        }
+        line += 1
+    }
+
     private mutating func seeLines(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress else { return }
         var at = 0

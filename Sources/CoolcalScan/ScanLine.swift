@@ -40,6 +40,18 @@ package enum ScanLine {
     }
 
     package static func marker(_ base: UnsafePointer<UInt8>, _ to: Int) -> Marker? {
+        // Most markers of a large file open or close a VEVENT, in capitals: compared at
+        // once (little-endian loads of "BEGIN:VE" "VENT" and "END:VEVE" "NT"), with the
+        // answer the reading below gives them.
+        let raw = UnsafeRawPointer(base)
+        if to == 12 && UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) == 0x4556_3A4E_4947_4542
+            && UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) == 0x544E_4556 {
+            return Marker(begin: true, name: vevent)
+        }
+        if to == 10 && UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) == 0x4556_4556_3A44_4E45
+            && UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)) == 0x544E {
+            return Marker(begin: false, name: vevent)
+        }
         let begin = ContentLines.upper(base[0]) == 0x42
         let n = begin ? 5 : 3
         guard has(base, 0, to, begin ? "BEGIN" : "END") else { return nil }
@@ -64,11 +76,71 @@ package enum ScanLine {
     }
 
     /// Where the property name of a line ends: its first `;` or `:` (`to` when none).
+    /// Sixteen bytes at a time while they are all before `to`, then byte by byte.
     @inline(__always)
     package static func nameEnd(_ p: UnsafePointer<UInt8>, _ to: Int) -> Int {
         var i = 0
+        while i + 16 <= to {
+            let m = nameBreaks(p + i)
+            if m.low != 0 { return i + m.low.trailingZeroBitCount >> 3 }
+            if m.high != 0 { return i + 8 + m.high.trailingZeroBitCount >> 3 }
+            i += 16
+        }
         while i < to && p[i] != 0x3A && p[i] != 0x3B { i += 1 }
         return i
+    }
+
+    /// The 16 bytes at `p` compared with `:` and `;` (`lineBreaks`: LF and CR): each byte
+    /// equal to either is 0xFF in `low` (bytes 0–7, the first in the lowest bits) or
+    /// `high` (bytes 8–15), else 0. (The vectors are literals: built from parameters,
+    /// the compare was compiled lane by lane, through memory.)
+    @inline(__always)
+    package static func nameBreaks(_ p: UnsafePointer<UInt8>) -> (low: UInt64, high: UInt64) {
+        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+        let m = (v .== SIMD16<UInt8>(repeating: 0x3A)) .| (v .== SIMD16<UInt8>(repeating: 0x3B))
+        return halves(unsafeBitCast(m, to: SIMD2<UInt64>.self))
+    }
+
+    @inline(__always)
+    package static func lineBreaks(_ p: UnsafePointer<UInt8>) -> (low: UInt64, high: UInt64) {
+        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+        let m = (v .== SIMD16<UInt8>(repeating: 0x0A)) .| (v .== SIMD16<UInt8>(repeating: 0x0D))
+        return halves(unsafeBitCast(m, to: SIMD2<UInt64>.self))
+    }
+
+    /// The two halves of a compare's lanes, byte 0 lowest whatever the machine's order.
+    @inline(__always)
+    private static func halves(_ m: SIMD2<UInt64>) -> (low: UInt64, high: UInt64) {
+        (UInt64(littleEndian: m[0]), UInt64(littleEndian: m[1]))
+    }
+
+    /// The first LF in `base[from..<count]`, and whether the line up to it has a CR that
+    /// no LF follows (a lone CR: one before the line's CR LF, or anywhere in an LF-ended
+    /// line); nil when there is no LF. One pass over the line's bytes, 16 at a time:
+    /// it stops only at a CR or an LF, and a CR LF ends the line at once.
+    @inline(__always)
+    package static func lineEnd(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> (lf: Int, loneCR: Bool)? {
+        var i = from
+        var lone = false
+        while i + 16 <= count {
+            let m = lineBreaks(base + i)
+            if m.low | m.high == 0 {
+                i += 16
+                continue
+            }
+            let k = i + (m.low != 0 ? m.low.trailingZeroBitCount >> 3 : 8 + m.high.trailingZeroBitCount >> 3)
+            if base[k] == 0x0A { return (k, lone) }
+            if k + 1 < count && base[k + 1] == 0x0A { return (k + 1, lone) }
+            lone = true
+            i = k + 1
+        }
+        while i < count {
+            let c = base[i]
+            if c == 0x0A { return (i, lone) }
+            if c == 0x0D && !(i + 1 < count && base[i + 1] == 0x0A) { lone = true }
+            i += 1
+        }
+        return nil
     }
 
     /// Reads one property line of the block, whose name ends at `nameEnd`; true when it
@@ -251,6 +323,24 @@ package enum ScanLine {
                 break
             }
             return nil
+        }
+
+        /// Whether a name of `length` bytes whose first is `upperFirst` (upper-cased) may
+        /// be one `of` reads: false rules it out at once (most lines of an event), with no
+        /// byte compared.
+        @inline(__always)
+        package static func mayBe(_ upperFirst: UInt8, length: Int) -> Bool {
+            let lengths: UInt32
+            switch upperFirst {
+            case 0x44: lengths = 1 << 5 | 1 << 7 | 1 << 8 // DTEND; DTSTART, DTSTAMP; DURATION
+            case 0x52: lengths = 1 << 5 | 1 << 13 // RRULE, RDATE; RECURRENCE-ID
+            case 0x53: lengths = 1 << 8 // SEQUENCE
+            case 0x4C: lengths = 1 << 13 // LAST-MODIFIED
+            case 0x55: lengths = 1 << 3 // UID
+            case 0x45: lengths = 1 << 6 // EXDATE, EXRULE
+            default: return false
+            }
+            return length < 32 && lengths >> UInt32(length) & 1 != 0
         }
 
         /// Whether the bytes at `from` are `name` in any case (its length already matched).
