@@ -116,6 +116,13 @@ package struct InputShape {
         line += 1
     }
 
+    /// `count` lines that `wholeLine` would only count (neither BEGIN… nor END…, none
+    /// long), counted at once.
+    @inline(__always)
+    package mutating func addLines(_ count: Int) {
+        if longLine == nil { line += count }
+    }
+
     private mutating func seeLines(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress else { return }
         var at = 0
