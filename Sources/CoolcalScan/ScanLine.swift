@@ -90,59 +90,6 @@ package enum ScanLine {
         return i
     }
 
-    /// The 16 bytes at `p` compared with `:` and `;` (`lineBreaks`: LF and CR): each byte
-    /// equal to either is 0xFF in `low` (bytes 0–7, the first in the lowest bits) or
-    /// `high` (bytes 8–15), else 0. (The vectors are literals: built from parameters,
-    /// the compare was compiled lane by lane, through memory.)
-    @inline(__always)
-    package static func nameBreaks(_ p: UnsafePointer<UInt8>) -> (low: UInt64, high: UInt64) {
-        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
-        let m = (v .== SIMD16<UInt8>(repeating: 0x3A)) .| (v .== SIMD16<UInt8>(repeating: 0x3B))
-        return halves(unsafeBitCast(m, to: SIMD2<UInt64>.self))
-    }
-
-    @inline(__always)
-    package static func lineBreaks(_ p: UnsafePointer<UInt8>) -> (low: UInt64, high: UInt64) {
-        let v = UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
-        let m = (v .== SIMD16<UInt8>(repeating: 0x0A)) .| (v .== SIMD16<UInt8>(repeating: 0x0D))
-        return halves(unsafeBitCast(m, to: SIMD2<UInt64>.self))
-    }
-
-    /// The two halves of a compare's lanes, byte 0 lowest whatever the machine's order.
-    @inline(__always)
-    private static func halves(_ m: SIMD2<UInt64>) -> (low: UInt64, high: UInt64) {
-        (UInt64(littleEndian: m[0]), UInt64(littleEndian: m[1]))
-    }
-
-    /// The first LF in `base[from..<count]`, and whether the line up to it has a CR that
-    /// no LF follows (a lone CR: one before the line's CR LF, or anywhere in an LF-ended
-    /// line); nil when there is no LF. One pass over the line's bytes, 16 at a time:
-    /// it stops only at a CR or an LF, and a CR LF ends the line at once.
-    @inline(__always)
-    package static func lineEnd(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> (lf: Int, loneCR: Bool)? {
-        var i = from
-        var lone = false
-        while i + 16 <= count {
-            let m = lineBreaks(base + i)
-            if m.low | m.high == 0 {
-                i += 16
-                continue
-            }
-            let k = i + (m.low != 0 ? m.low.trailingZeroBitCount >> 3 : 8 + m.high.trailingZeroBitCount >> 3)
-            if base[k] == 0x0A { return (k, lone) }
-            if k + 1 < count && base[k + 1] == 0x0A { return (k + 1, lone) }
-            lone = true
-            i = k + 1
-        }
-        while i < count {
-            let c = base[i]
-            if c == 0x0A { return (i, lone) }
-            if c == 0x0D && !(i + 1 < count && base[i + 1] == 0x0A) { lone = true }
-            i += 1
-        }
-        return nil
-    }
-
     /// Reads one property line of the block, whose name ends at `nameEnd`; true when it
     /// was a time line. A name it reads has no quote: its value starts at the first `:`
     /// from `nameEnd` on outside quotes.
@@ -201,12 +148,20 @@ package enum ScanLine {
         }
     }
 
-    /// The index after the first `:` outside quotes.
+    /// The index after the first `:` outside quotes. It steps from one `:` or `"` to the
+    /// next, found 16 bytes at a time while they are all before `to`.
     package static func valueStart(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
         var quoted = false
-        for i in from..<to {
-            if base[i] == 0x22 { quoted.toggle() }
-            if base[i] == 0x3A && !quoted { return i + 1 }
+        var i = from
+        while i < to {
+            let k = colonOrQuote(base, i, to)
+            guard k < to else { return nil }
+            if base[k] == 0x22 {
+                quoted.toggle()
+            } else if !quoted {
+                return k + 1
+            }
+            i = k + 1
         }
         return nil
     }
@@ -217,13 +172,11 @@ package enum ScanLine {
     /// might read differently is left for libical.
     package static func parametersPlain(_ base: UnsafePointer<UInt8>, _ from: Int, _ colon: Int,
                                         isDate: Bool? = nil) -> Bool {
-        var i = from
         var tzids = 0, valueDate = false
-        while i < colon - 1 && base[i] != 0x3B { i += 1 }
+        var i = semicolon(base, from, colon - 1)
         while i < colon - 1 {
             let start = i + 1
-            var end = start
-            while end < colon - 1 && base[end] != 0x3B { end += 1 }
+            let end = semicolon(base, start, colon - 1)
             let length = end - start
             if has(base, start, length, "TZID=") {
                 if memchr(base + start, 0x22, length) != nil { return false }

@@ -12,14 +12,12 @@ package struct ScanTime {
     package init?(_ v: UnsafeBufferPointer<UInt8>) {
         var n = v.count
         while n > 0 && (v[n - 1] == 0x20 || v[n - 1] == 0x09) { n -= 1 }
-        guard n == 8 || n == 15 || n == 16, let p = v.baseAddress, let y = Self.digits(p, 0, 4),
-              let mo = Self.digits(p, 4, 2), let d = Self.digits(p, 6, 2) else { return nil }
+        guard n == 8 || n == 15 || n == 16, let p = v.baseAddress, let (y, mo, d) = Self.date(p) else { return nil }
         var fields = CivilDateTime(year: y, month: mo, day: d)
         isDate = n == 8
         utc = n == 16
         if n >= 15 {
-            guard v[8] == 0x54, let h = Self.digits(p, 9, 2), let mi = Self.digits(p, 11, 2),
-                  let s = Self.digits(p, 13, 2) else { return nil }
+            guard v[8] == 0x54, let (h, mi, s) = Self.time(p) else { return nil }
             if n == 16 && v[15] != 0x5A { return nil }
             fields.hour = h
             fields.minute = mi
@@ -29,16 +27,34 @@ package struct ScanTime {
         seconds = fields.secondsAsUTC
     }
 
-    /// `len` decimal digits at `at`; nil at any other byte. Inlined (a nested function
-    /// here was a call per field of every time value).
+    /// `YYYYMMDD`, the 8 bytes at `p`; nil unless each is a decimal digit. Read as one
+    /// word (byte 0 lowest): a byte is a digit when its high nibble is 3 and stays 3 with
+    /// 6 added (no carry leaves a byte whose high nibble is 3).
     @inline(__always)
-    private static func digits(_ p: UnsafePointer<UInt8>, _ at: Int, _ len: Int) -> Int? {
-        var x = 0
-        for i in at..<at + len {
-            let d = p[i] &- 0x30
-            guard d <= 9 else { return nil }
-            x = x * 10 + Int(d)
-        }
-        return x
+    private static func date(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int)? {
+        let x = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+        guard let pairs = digitPairs(x, mask: ~0) else { return nil }
+        return (Int(pairs & 0xFFFF) * 100 + Int(pairs >> 16 & 0xFFFF), Int(pairs >> 32 & 0xFFFF), Int(pairs >> 48))
+    }
+
+    /// `HHMMSS`, the bytes 9–14 at `p` (after `YYYYMMDDT`), read as `date` reads: the word
+    /// of bytes 7–14, its first two (a digit and the `T`) masked out.
+    @inline(__always)
+    private static func time(_ p: UnsafePointer<UInt8>) -> (Int, Int, Int)? {
+        let x = UInt64(littleEndian: UnsafeRawPointer(p + 7).loadUnaligned(as: UInt64.self))
+        guard let pairs = digitPairs(x, mask: ~0xFFFF) else { return nil }
+        return (Int(pairs >> 16 & 0xFFFF), Int(pairs >> 32 & 0xFFFF), Int(pairs >> 48))
+    }
+
+    /// The bytes of `x` that `mask` keeps, each a decimal digit, as four 16-bit numbers of
+    /// two digits each (bytes 2k and 2k+1: `10 × d(2k) + d(2k+1)`; 0 where masked out);
+    /// nil when one of them is not a digit.
+    @inline(__always)
+    private static func digitPairs(_ x: UInt64, mask: UInt64) -> UInt64? {
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0 & mask, threes: UInt64 = 0x3030_3030_3030_3030 & mask
+        guard x & nibbles == threes, ((x & mask) &+ (0x0606_0606_0606_0606 & mask)) & nibbles == threes else { return nil }
+        // Each byte its digit (0–9): times 10 stays in the byte, as does adding the next.
+        let d = (x & mask) &- threes
+        return (d &* 10 &+ d >> 8) & 0x00FF_00FF_00FF_00FF
     }
 }
