@@ -71,6 +71,29 @@ extension ScanLine {
         return nil
     }
 
+    /// The first `count` bytes at `p` (at most 16), ASCII small letters made capitals and
+    /// the bytes after them 0, as two little-endian words; `p` must have 16 bytes.
+    @inline(__always)
+    package static func upperWords(_ p: UnsafePointer<UInt8>, count: Int) -> (UInt64, UInt64) {
+        let raw = UnsafeRawPointer(p)
+        let a = upper(UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)))
+        let b = upper(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        if count >= 16 { return (a, b) }
+        if count >= 8 { return (a, b & ((1 << UInt64(8 * (count - 8))) &- 1)) }
+        return (a & ((1 << UInt64(8 * max(count, 0))) &- 1), 0)
+    }
+
+    /// Each byte of `x` from `a` to `z` made its capital (`ContentLines.upper` on each):
+    /// a byte's high bit is set in `small` exactly when it is 0x61–0x7A (its low 7 bits
+    /// plus 0x1F reach 0x80, plus 0x05 do not, and its own high bit is clear; no sum
+    /// carries out of its byte), and 0x80 >> 2 is the 0x20 taken off.
+    @inline(__always)
+    static func upper(_ x: UInt64) -> UInt64 {
+        let low = x & 0x7F7F_7F7F_7F7F_7F7F
+        let small = (low &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(low &+ 0x0505_0505_0505_0505) & ~x & 0x8080_8080_8080_8080
+        return x &- (small >> 2)
+    }
+
     /// The first `:` or `"` in `base[from..<to]` (`to` when none).
     @inline(__always)
     static func colonOrQuote(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int {

@@ -250,6 +250,7 @@ package enum ScanLine {
         package static func of(_ base: UnsafePointer<UInt8>, _ from: Int, _ nameEnd: Int, _ to: Int) -> PropertyKind? {
             guard nameEnd < to else { return nil }
             let n = nameEnd - from
+            if to - from >= 16 { return of(words: ScanLine.upperWords(base + from, count: n), count: n) }
             switch (ContentLines.upper(base[from]), n) {
             case (0x44, 7): // D
                 if named(base, from, "DTSTART") { return .dtstart }
@@ -276,6 +277,32 @@ package enum ScanLine {
                 break
             }
             return nil
+        }
+
+        /// `of` for a name of `n` bytes upper-cased into two words (`ScanLine.upperWords`),
+        /// compared with the names as words (`PreFilterNameHashTests` checks the literals).
+        @inline(__always)
+        private static func of(words w: (UInt64, UInt64), count n: Int) -> PropertyKind? {
+            switch n {
+            case 3: return w.0 == 0x0000_0000_0044_4955 ? .keep : nil // UID
+            case 5:
+                if w.0 == 0x0000_0044_4E45_5444 { return .dtend }
+                if w.0 == 0x0000_0045_4C55_5252 { return .rrule }
+                return w.0 == 0x0000_0045_5441_4452 ? .keep : nil // RDATE
+            case 6:
+                if w.0 == 0x0000_4554_4144_5845 { return .exdate }
+                return w.0 == 0x0000_454C_5552_5845 ? .keep : nil // EXRULE
+            case 7:
+                if w.0 == 0x0054_5241_5453_5444 { return .dtstart }
+                return w.0 == 0x0050_4D41_5453_5444 ? .dtstamp : nil
+            case 8:
+                if w.0 == 0x4E4F_4954_4152_5544 { return .duration }
+                return w.0 == 0x4543_4E45_5551_4553 ? .sequence : nil
+            case 13:
+                if w == (0x4E45_5252_5543_4552, 0x0000_0044_492D_4543) { return .recurrenceID }
+                return w == (0x444F_4D2D_5453_414C, 0x0000_0044_4549_4649) ? .lastModified : nil
+            default: return nil
+            }
         }
 
         /// Whether a name of `length` bytes whose first is `upperFirst` (upper-cased) may

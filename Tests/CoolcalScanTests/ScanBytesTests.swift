@@ -60,6 +60,48 @@ import Testing
         }
     }
 
+    @Test func aWordIsUpperCasedAsEachOfItsBytes() {
+        for byte in UInt8.min...UInt8.max {
+            for at in 0..<8 {
+                // The byte among neighbours on both sides that are letters or not.
+                for fill: UInt8 in [0x61, 0x7B, 0x40, 0xE1] {
+                    var bytes = [UInt8](repeating: fill, count: 8)
+                    bytes[at] = byte
+                    let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+                    let upper = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64(ContentLines.upper($1.element)) << (8 * UInt64($1.offset)) }
+                    #expect(ScanLine.upper(word) == upper, "\(bytes)")
+                }
+            }
+        }
+    }
+
+    /// Each name `PropertyKind.of` knows, and names one byte or one letter off, in lines
+    /// long enough to be read as words and too short for it: the same kind either way.
+    @Test func aPropertyNameIsKnownAlikeAsWordsAndByteByByte() {
+        let kinds: [(String, ScanLine.PropertyKind)] = [
+            ("DTSTART", .dtstart), ("DTSTAMP", .dtstamp), ("DTEND", .dtend), ("DURATION", .duration), ("RRULE", .rrule),
+            ("RDATE", .keep), ("RECURRENCE-ID", .recurrenceID), ("SEQUENCE", .sequence), ("LAST-MODIFIED", .lastModified),
+            ("UID", .keep), ("EXDATE", .exdate), ("EXRULE", .keep),
+        ]
+        var rng = Seeded(state: 3)
+        for (name, kind) in kinds {
+            let mixed = String(name.map { Bool.random(using: &rng) ? Character($0.lowercased()) : $0 })
+            let variants: [(String, ScanLine.PropertyKind?)] = [
+                (name, kind), (mixed, kind), (name + "X", nil), (String(name.dropLast()), nil), ("X" + name.dropFirst(), nil),
+                (name.replacingOccurrences(of: "-", with: "\r"), name.contains("-") ? nil : kind),
+                (String(name.dropLast()) + "\u{00}", nil),
+            ]
+            for (written, expected) in variants {
+                for value in [":1", ":20240101T000000Z", ";X=1:20240101T000000Z"] {
+                    let line = Array((written + value).utf8)
+                    let n = Array(written.utf8).count
+                    let found = line.withUnsafeBufferPointer { ScanLine.PropertyKind.of($0.baseAddress!, 0, n, $0.count) }
+                    #expect(found == expected, "\(written + value)")
+                }
+            }
+        }
+    }
+
     @Test func aTimeIsReadOnlyWhenEveryDigitIsOne() {
         let valid = Array("20240229T235960Z".utf8)
         // Every byte of the value replaced by each byte around the digits, T and Z.
