@@ -75,6 +75,15 @@ import Testing
         }
     }
 
+    @Test func aNameHashIsTheByteByByteOne() {
+        var rng = Seeded(state: 4)
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 1...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let expected = bytes.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64(ContentLines.upper($1))) &* 0x100_0000_01B3 }
+            #expect(bytes.withUnsafeBufferPointer { ScanLine.nameHash($0.baseAddress!, $0.count) } == expected, "\(bytes)")
+        }
+    }
+
     /// Each name `PropertyKind.of` knows, and names one byte or one letter off, in lines
     /// long enough to be read as words and too short for it: the same kind either way.
     @Test func aPropertyNameIsKnownAlikeAsWordsAndByteByByte() {
