@@ -13,18 +13,37 @@ package struct ScanTime {
         var n = v.count
         while n > 0 && (v[n - 1] == 0x20 || v[n - 1] == 0x09) { n -= 1 }
         guard n == 8 || n == 15 || n == 16, let p = v.baseAddress, let (y, mo, d) = Self.date(p) else { return nil }
-        var fields = CivilDateTime(year: y, month: mo, day: d)
         isDate = n == 8
         utc = n == 16
+        var (h, mi, s) = (0, 0, 0)
         if n >= 15 {
-            guard v[8] == 0x54, let (h, mi, s) = Self.time(p) else { return nil }
+            guard v[8] == 0x54, let time = Self.time(p) else { return nil }
             if n == 16 && v[15] != 0x5A { return nil }
-            fields.hour = h
-            fields.minute = mi
-            fields.second = s
+            (h, mi, s) = time
         }
-        guard fields.isValid, y >= 1 else { return nil }
-        seconds = fields.secondsAsUTC
+        // `CivilDateTime`'s `isValid` and `secondsAsUTC`, for the years 1–9999 read here
+        // (unsigned: no negative year to divide).
+        guard y >= 1, mo >= 1, mo <= 12, d >= 1, d <= Self.daysIn(UInt(y), mo), h <= 23, mi <= 59, s <= 60 else { return nil }
+        seconds = Int64(Self.days(UInt(y), UInt(mo), UInt(d))) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+    }
+
+    /// `CivilDateTime.daysInMonth` for a year from 1.
+    @inline(__always)
+    private static func daysIn(_ y: UInt, _ m: Int) -> Int {
+        if m == 2 { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : 28 }
+        return m == 4 || m == 6 || m == 9 || m == 11 ? 30 : 31
+    }
+
+    /// `CivilDateTime.daysFromCivil` (Howard Hinnant's days_from_civil) for a year from 1:
+    /// its year before March is then at least 0, its era never negative.
+    @inline(__always)
+    private static func days(_ y0: UInt, _ m: UInt, _ d: UInt) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = y / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return Int(era * 146_097 + doe) - 719_468
     }
 
     /// `YYYYMMDD`, the 8 bytes at `p`; nil unless each is a decimal digit. Read as one

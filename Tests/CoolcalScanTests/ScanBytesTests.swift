@@ -112,28 +112,32 @@ import Testing
     }
 
     @Test func aTimeIsReadOnlyWhenEveryDigitIsOne() {
-        let valid = Array("20240229T235960Z".utf8)
-        // Every byte of the value replaced by each byte around the digits, T and Z.
-        for at in valid.indices {
-            for byte in UInt8(0x20)...UInt8(0x5B) {
-                var value = valid
-                value[at] = byte
-                for given in [8, 15, 16] {
-                    let t = value.withUnsafeBufferPointer { ScanTime(UnsafeBufferPointer(rebasing: $0[..<given])) }
-                    // A trailing space is not the value's.
-                    let length = given == 16 && value[15] == 0x20 ? 15 : given
-                    let text = String(decoding: value[..<length], as: UTF8.self)
-                    let digits = [0..<8, 9..<15].flatMap { $0 }.filter { $0 < length }
-                    let plain = digits.allSatisfy { value[$0] >= 0x30 && value[$0] <= 0x39 }
-                        && (length < 15 || value[8] == 0x54) && (length < 16 || value[15] == 0x5A)
-                    guard plain, let y = Int(text.prefix(4)), let mo = Int(text.dropFirst(4).prefix(2)), let d = Int(text.dropFirst(6).prefix(2)) else {
-                        #expect(t == nil, "\(text)")
-                        continue
+        // Leap days and month ends (every 4th year, not every 100th, every 400th), the
+        // first and last years; each byte replaced by each byte around the digits, T and Z.
+        let values = ["20240229T235960Z", "21000229T000000Z", "20000229T120000Z", "19000228T000000Z", "00010101T000000Z",
+                      "00000101T000000Z", "99991231T235959Z", "20230131T000000Z", "20230430T000000Z"]
+        for valid in values.map({ Array($0.utf8) }) {
+            for at in valid.indices {
+                for byte in UInt8(0x20)...UInt8(0x5B) {
+                    var value = valid
+                    value[at] = byte
+                    for given in [8, 15, 16] {
+                        let t = value.withUnsafeBufferPointer { ScanTime(UnsafeBufferPointer(rebasing: $0[..<given])) }
+                        // A trailing space is not the value's.
+                        let length = given == 16 && value[15] == 0x20 ? 15 : given
+                        let text = String(decoding: value[..<length], as: UTF8.self)
+                        let digits = [0..<8, 9..<15].flatMap { $0 }.filter { $0 < length }
+                        let plain = digits.allSatisfy { value[$0] >= 0x30 && value[$0] <= 0x39 }
+                            && (length < 15 || value[8] == 0x54) && (length < 16 || value[15] == 0x5A)
+                        guard plain, let y = Int(text.prefix(4)), let mo = Int(text.dropFirst(4).prefix(2)), let d = Int(text.dropFirst(6).prefix(2)) else {
+                            #expect(t == nil, "\(text)")
+                            continue
+                        }
+                        let (h, mi, s) = length < 15 ? (0, 0, 0)
+                            : (Int(text.dropFirst(9).prefix(2)) ?? -1, Int(text.dropFirst(11).prefix(2)) ?? -1, Int(text.dropFirst(13).prefix(2)) ?? -1)
+                        let fields = CivilDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+                        #expect(t?.seconds == (fields.isValid && y >= 1 ? fields.secondsAsUTC : nil), "\(text)")
                     }
-                    let (h, mi, s) = length < 15 ? (0, 0, 0)
-                        : (Int(text.dropFirst(9).prefix(2)) ?? -1, Int(text.dropFirst(11).prefix(2)) ?? -1, Int(text.dropFirst(13).prefix(2)) ?? -1)
-                    let fields = CivilDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
-                    #expect(t?.seconds == (fields.isValid && y >= 1 ? fields.secondsAsUTC : nil), "\(text)")
                 }
             }
         }
