@@ -3,8 +3,8 @@ import CoolcalModel
 
 /// What a reader learns from the bytes themselves before (or instead of) asking libical:
 /// whether they can be iCalendar at all. Gathered piece by piece (a line may span two)
-/// by `see`, or by the pre-filter's line loop as it finds the lines (`segment`: one scan
-/// of the bytes for both); the reader (`ICalReader`, `WrittenFile`) turns a `refusal`
+/// by `see`, or by the pre-filter's line loop as it finds the lines (`segment`,
+/// `wholeLine`, `addLines`: one scan of the bytes for both); the reader (`ICalReader`, `WrittenFile`) turns a `refusal`
 /// into its error.
 package struct InputShape {
     /// A NUL byte anywhere.
@@ -66,8 +66,9 @@ package struct InputShape {
     }
 
     /// One piece of a line, `at..<end` of `base`, ending the line when `endsLine` (an LF
-    /// at `end`): what `see`'s own line loop does with it. `ICalPreFilter` calls this as
-    /// it finds each line, so that the file is scanned for line ends once.
+    /// at `end`): what `see`'s own line loop does with it. `ICalPreFilter` calls this for
+    /// a line a piece's end cuts (the others: `wholeLine`, `addLines`), so that the file is
+    /// scanned for line ends once.
     package mutating func segment(_ base: UnsafeRawPointer, _ at: Int, _ end: Int, endsLine: Bool) {
         guard longLine == nil else { return }
         if headCount == 0 && at < end {
