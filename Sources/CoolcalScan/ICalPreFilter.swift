@@ -157,17 +157,34 @@ public struct ICalPreFilter {
             pos = end
         }
         inPiece = true
+        // The shape's count of lines is added up here, in `lines`, for the lines that can
+        // change nothing else in it (`InputShape.wholeLine`): not BEGIN… or END…, not long.
+        let shaped = shape != nil
+        var lines = 0
         while pos < chunk.count {
-            guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
+            // One pass over the line's bytes finds its end and any lone CR in it.
+            guard let (lf, loneCR) = ScanLine.lineEnd(base, from: pos, count: chunk.count) else {
+                shape?.addLines(lines)
+                lines = 0
                 shape?.segment(base, pos, chunk.count, endsLine: false)
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
                 break
             }
-            let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self)) + 1
-            shape?.segment(base, pos, end - 1, endsLine: true)
-            handle(base + pos, end - pos)
-            pos = end
+            if shaped {
+                let first = base[pos] | 0x20
+                if first == 0x62 || first == 0x65 || lf - pos > InputShape.maxLine {
+                    shape?.addLines(lines)
+                    lines = 0
+                    shape?.wholeLine(base + pos, lf - pos)
+                } else {
+                    lines += 1
+                }
+            }
+            let contentEnd = lf > pos && base[lf - 1] == 0x0D ? lf - 1 - pos : lf - pos
+            handle(base + pos, lf + 1 - pos, contentEnd: contentEnd, loneCR: loneCR)
+            pos = lf + 1
         }
+        shape?.addLines(lines)
         inPiece = false
         kept.endPiece(at: base + pos)
     }
@@ -205,6 +222,12 @@ public struct ICalPreFilter {
         var contentEnd = full
         if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
         if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+        handle(p, full, contentEnd: contentEnd, loneCR: memchr(p, 0x0D, contentEnd) != nil)
+    }
+
+    /// One line whose content (without its line end) ends at `contentEnd`; `loneCR`:
+    /// whether there is a CR before that end (the line loop finds it with the line's end).
+    private mutating func handle(_ p: UnsafePointer<UInt8>, _ full: Int, contentEnd: Int, loneCR: Bool) {
         let bytes = UnsafeBufferPointer(start: p, count: full)
         kept.lineEnd = p + full
         let first = full > 0 ? p[0] : 0
@@ -215,7 +238,7 @@ public struct ICalPreFilter {
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
         // what it reads is the same in the filtered text. (Asked only while the event may
         // still be dropped.)
-        if open, current.simple, contentEnd > 0, memchr(p, 0x0D, contentEnd) != nil { current.simple = false }
+        if open, loneCR { current.simple = false }
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.
@@ -308,7 +331,7 @@ public struct ICalPreFilter {
                     skippedRevisions.stage(p + 4, contentEnd - 4)
                     current.uidLines += 1
                     previousWasUID = true
-                } else {
+                } else if ScanLine.PropertyKind.mayBe(upperFirst, length: nameEnd) {
                     previousWasTimeLine = ScanLine.property(p, contentEnd, nameEnd: nameEnd, into: &current, giveUp: &giveUp)
                 }
             }

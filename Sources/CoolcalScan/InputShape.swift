@@ -3,8 +3,8 @@ import CoolcalModel
 
 /// What a reader learns from the bytes themselves before (or instead of) asking libical:
 /// whether they can be iCalendar at all. Gathered piece by piece (a line may span two)
-/// by `see`, or by the pre-filter's line loop as it finds the lines (`segment`: one scan
-/// of the bytes for both); the reader (`ICalReader`, `WrittenFile`) turns a `refusal`
+/// by `see`, or by the pre-filter's line loop as it finds the lines (`segment`,
+/// `wholeLine`, `addLines`: one scan of the bytes for both); the reader (`ICalReader`, `WrittenFile`) turns a `refusal`
 /// into its error.
 package struct InputShape {
     /// A NUL byte anywhere.
@@ -66,8 +66,9 @@ package struct InputShape {
     }
 
     /// One piece of a line, `at..<end` of `base`, ending the line when `endsLine` (an LF
-    /// at `end`): what `see`'s own line loop does with it. `ICalPreFilter` calls this as
-    /// it finds each line, so that the file is scanned for line ends once.
+    /// at `end`): what `see`'s own line loop does with it. `ICalPreFilter` calls this for
+    /// a line a piece's end cuts (the others: `wholeLine`, `addLines`), so that the file is
+    /// scanned for line ends once.
     package mutating func segment(_ base: UnsafeRawPointer, _ at: Int, _ end: Int, endsLine: Bool) {
         guard longLine == nil else { return }
         if headCount == 0 && at < end {
@@ -90,6 +91,37 @@ package struct InputShape {
         endOfLine()
         line += 1
         lineLength = 0
+    }
+
+    /// A whole line in one piece, `p[0..<n]` (the LF at `n`): what `segment(…, endsLine:
+    /// true)` does with it at a line's start, without packing its head: BEGIN: and END:
+    /// are compared in place.
+    @inline(__always)
+    package mutating func wholeLine(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        guard longLine == nil else { return }
+        guard n <= InputShape.maxLine, headCount == 0, lineLength == 0 else {
+            segment(UnsafeRawPointer(p), 0, n, endsLine: true)
+            return
+        }
+        if deepLine == nil && n >= 4 {
+            // `x & 0xDF == L`, for an ASCII capital L: x is L or its small letter.
+            let first = p[0] & 0xDF
+            if first == 0x42 && n >= 6 && p[1] & 0xDF == 0x45 && p[2] & 0xDF == 0x47 && p[3] & 0xDF == 0x49
+                && p[4] & 0xDF == 0x4E && p[5] == 0x3A {
+                depth += 1
+                if depth > InputShape.maxDepth { deepLine = line }
+            } else if first == 0x45 && p[1] & 0xDF == 0x4E && p[2] & 0xDF == 0x44 && p[3] == 0x3A {
+                depth = max(0, depth - 1)
+            }
+        }
+        line += 1
+    }
+
+    /// `count` lines that `wholeLine` would only count (neither BEGIN… nor END…, none
+    /// long), counted at once.
+    @inline(__always)
+    package mutating func addLines(_ count: Int) {
+        if longLine == nil { line += count }
     }
 
     private mutating func seeLines(_ chunk: UnsafeRawBufferPointer) {
