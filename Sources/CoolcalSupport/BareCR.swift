@@ -14,7 +14,9 @@ package enum BareCR {
         while at + 33 <= count {
             let here = base.loadUnaligned(fromByteOffset: at, as: SIMD32<UInt8>.self)
             let next = base.loadUnaligned(fromByteOffset: at + 1, as: SIMD32<UInt8>.self)
-            if any((here .== cr) .& (next .!= lf)) { return true }
+            // (Read as four words: `any` on the mask is a call, not inlined.)
+            let words = unsafeBitCast((here .== cr) .& (next .!= lf), to: SIMD4<UInt64>.self)
+            if words[0] | words[1] | words[2] | words[3] != 0 { return true }
             at += 32
         }
         while at < count {
