@@ -17,13 +17,16 @@ extension ICalReader {
     }
 
     /// Reads the regular file `input` from its start to its end in pieces of
-    /// `readBufferSize`, each handed to `observe` and then to the pre-filter for `windows`.
+    /// `readBufferSize`, each handed to `observe` and then to the pre-filter for `windows`,
+    /// whose line loop hands each line to `lines` (`ICalPreFilter.lineObserver`).
     /// `checkpointAt`: a line start (the last `END:VCALENDAR`'s) where the scan is kept.
     /// nil when the file is not `size` bytes long after all (it changed while read), or
     /// when the pre-filter cannot bound what reaches the windows (the caller reads it whole).
     package static func read(streaming input: OpenInput, size: Int, file: String, windows: [TimeWindow], checkpointAt: Int?,
-                             diagnostics: Diagnostics?, observe: (UnsafeRawBufferPointer) -> Void) throws -> Streamed? {
+                             diagnostics: Diagnostics?, observe: (UnsafeRawBufferPointer) -> Void,
+                             lines: @escaping (UnsafePointer<UInt8>, Int) -> Void) throws -> Streamed? {
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
+        filter.lineObserver = lines
         var checkpoint: ScanCheckpoint?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -35,7 +38,9 @@ extension ICalReader {
             observe(piece)
             if let c = checkpointAt, checkpoint == nil, c >= at, c < at + n {
                 filter.feed(UnsafeRawBufferPointer(rebasing: piece[..<(c - at)]))
-                checkpoint = ScanCheckpoint(offset: c, filter: filter.withoutRevisions().withoutKeptEvents())
+                var resumed = filter.withoutRevisions().withoutKeptEvents()
+                resumed.lineObserver = nil
+                checkpoint = ScanCheckpoint(offset: c, filter: resumed)
                 filter.feed(UnsafeRawBufferPointer(rebasing: piece[(c - at)...]))
             } else {
                 filter.feed(piece)

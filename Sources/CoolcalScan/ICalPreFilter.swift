@@ -72,6 +72,10 @@ public struct ICalPreFilter {
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     package var keepsRevisions = true
+    /// Shown each physical line fed, whole (its LF included, when it has one), in order:
+    /// an edit's streamed read finds the blocks it needs in the scan's own pass over the
+    /// lines (`StreamedCalendarRead`), not in a second one.
+    package var lineObserver: ((UnsafePointer<UInt8>, Int) -> Void)?
 
     /// True when the physical line before a continuation ended inside a property name.
     package var previousNameOpen = false
@@ -153,10 +157,15 @@ public struct ICalPreFilter {
             carry.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
             let line = carry
             carry.removeAll(keepingCapacity: true)
-            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+            line.withUnsafeBufferPointer { all in
+                guard let start = all.baseAddress else { return }
+                lineObserver?(start, all.count)
+                handle(start, all.count)
+            }
             pos = end
         }
         inPiece = true
+        let observer = lineObserver
         // The shape's count of lines is added up here, in `lines`, for the lines that can
         // change nothing else in it (`InputShape.wholeLine`): not BEGIN… or END…, not long.
         let shaped = shape != nil
@@ -181,6 +190,7 @@ public struct ICalPreFilter {
                 }
             }
             let contentEnd = lf > pos && base[lf - 1] == 0x0D ? lf - 1 - pos : lf - pos
+            observer?(base + pos, lf + 1 - pos)
             handle(base + pos, lf + 1 - pos, contentEnd: contentEnd, loneCR: loneCR)
             pos = lf + 1
         }
@@ -194,7 +204,11 @@ public struct ICalPreFilter {
         if !carry.isEmpty {
             let line = carry
             carry = []
-            line.withUnsafeBufferPointer { handle($0.baseAddress!, $0.count) }
+            line.withUnsafeBufferPointer { all in
+                guard let start = all.baseAddress else { return }
+                lineObserver?(start, all.count)
+                handle(start, all.count)
+            }
         }
         kept.out += kept.pending
         kept.pending = []

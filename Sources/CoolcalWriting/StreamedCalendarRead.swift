@@ -34,19 +34,25 @@ struct StreamedCalendarRead {
         var identities: [CalendarText.Identity] = []
         for identity in expecting + expecting.map({ CalendarText.Identity(uid: $0.uid, marker: nil) })
         where !identities.contains(identity) { identities.append(identity) }
-        var pieces = Pieces(search: BlockSearch(identities, zones: true))
+        var pieces = Pieces()
+        // The scan's lines go to the search through a pointer: no closure over a variable
+        // (its exclusivity checked at run time on every line).
+        let lines = UnsafeMutablePointer<Lines>.allocate(capacity: 1)
+        lines.initialize(to: Lines(search: BlockSearch(identities, zones: true)))
+        defer { lines.deinitialize(count: 1); lines.deallocate() }
         guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
-                                                 diagnostics: diagnostics, observe: { pieces.feed($0) }) else { return nil }
-        pieces.finish()
+                                                 diagnostics: diagnostics, observe: { pieces.feed($0) },
+                                                 lines: { lines.pointee.see($0, $1) }) else { return nil }
         guard let backing = SparseFile(input: input, count: size, scanned: pieces.checksum, diagnostics: diagnostics) else { return nil }
-        let found = pieces.lines.search.found()
-        backing.load(0..<(pieces.lines.firstLineEnd ?? size))
+        let search = lines.pointee.search
+        let found = search.found()
+        backing.load(0..<(lines.pointee.firstLineEnd ?? size))
         for range in found.joined() { backing.load(range) }
-        for range in pieces.lines.search.zones { backing.load(range) }
+        for range in search.zones { backing.load(range) }
         backing.load(insertion..<size)
         let memo = CalendarText.Memo()
         for (identity, blocks) in zip(identities, found) { memo.candidates[identity] = blocks }
-        memo.zones = pieces.lines.search.zones
+        memo.zones = search.zones
         memo.insertion = insertion
         memo.backing = backing
         diagnostics?.note("\(file): \(backing.loaded) of \(size) bytes held for the edit")
@@ -54,32 +60,32 @@ struct StreamedCalendarRead {
                                     text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: pieces.bare.finish())
     }
 
-    /// What one pass sees of each piece: its bytes' checksum, bare CRs, its lines.
+    /// What one pass sees of each piece: its bytes' checksum, bare CRs.
     private struct Pieces {
         var checksum = Checksum()
         var bare = BareCRPieces()
-        var splitter = PieceLines()
-        var lines: Lines
-
-        init(search: BlockSearch) {
-            lines = Lines(search: search)
-        }
 
         mutating func feed(_ piece: UnsafeRawBufferPointer) {
             checksum.update(piece)
             bare.feed(piece)
-            splitter.feed(piece, &lines)
-        }
-
-        mutating func finish() {
-            splitter.finish(&lines)
         }
     }
 
-    /// The lines, to the block search; where the first one ends.
-    private struct Lines: LineSink {
+    /// The scan's lines, whole, to the block search; where the first one ends (tests
+    /// feed it too).
+    struct Lines {
         var search: BlockSearch
         var firstLineEnd: Int?
+        var offset = 0
+
+        /// A line as the pre-filter's loop hands it over: its bytes, its LF included.
+        mutating func see(_ start: UnsafePointer<UInt8>, _ count: Int) {
+            var contentEnd = count
+            if contentEnd > 0 && start[contentEnd - 1] == 0x0A { contentEnd -= 1 }
+            if contentEnd > 0 && start[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            line(UnsafeBufferPointer(start: start, count: contentEnd), offset..<(offset + count))
+            offset += count
+        }
 
         mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
             if firstLineEnd == nil { firstLineEnd = full.upperBound }

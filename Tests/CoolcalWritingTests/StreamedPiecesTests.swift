@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+@testable import CoolcalModel
+@testable import CoolcalScan
 @testable import CoolcalSupport
 @testable import CoolcalWriting
 
@@ -20,6 +22,30 @@ import Testing
         return out
     }
 
+    /// The lines the pre-filter's loop shows (`ICalPreFilter.lineObserver`) for a text cut
+    /// into pieces, as the streamed read takes them (`StreamedCalendarRead.Lines`).
+    static func lines(_ bytes: [UInt8], cuts: [Int], identities: [CalendarText.Identity] = [])
+        -> (lines: [(String, Range<Int>)], search: BlockSearch) {
+        let sink = UnsafeMutablePointer<StreamedCalendarRead.Lines>.allocate(capacity: 1)
+        sink.initialize(to: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true)))
+        defer { sink.deinitialize(count: 1); sink.deallocate() }
+        let seen = UnsafeMutablePointer<[(String, Range<Int>)]>.allocate(capacity: 1)
+        seen.initialize(to: [])
+        defer { seen.deinitialize(count: 1); seen.deallocate() }
+        var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1))
+        filter.lineObserver = { start, count in
+            var end = count
+            if end > 0 && start[end - 1] == 0x0A { end -= 1 }
+            if end > 0 && start[end - 1] == 0x0D { end -= 1 }
+            let at = sink.pointee.offset
+            seen.pointee.append((String(decoding: UnsafeBufferPointer(start: start, count: end), as: UTF8.self), at..<(at + count)))
+            sink.pointee.see(start, count)
+        }
+        for piece in pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { filter.feed($0) } }
+        _ = filter.finish()
+        return (seen.pointee, sink.pointee.search)
+    }
+
     /// Every cut into two pieces, and cuts every 3 bytes: the lines `forEachLine` gives.
     @Test func linesAreTheWholeTextsWhereverItIsCut() {
         let bytes = Array(Self.text.utf8)
@@ -30,11 +56,7 @@ import Testing
         #expect(expected.count == 18)
         let cutsList = (0...bytes.count).map { [$0] } + [Array(stride(from: 3, to: bytes.count, by: 3))]
         for cuts in cutsList {
-            var lines = PieceLines()
-            var sink = Collected()
-            for piece in Self.pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { lines.feed($0, &sink) } }
-            lines.finish(&sink)
-            let got = sink.lines
+            let got = Self.lines(bytes, cuts: cuts).lines
             #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1), "cut at \(cuts.prefix(3))")
         }
     }
@@ -46,26 +68,9 @@ import Testing
         let expected = CalendarText(bytes: bytes).candidateBlocks(for: identities)
         #expect(expected[0].count == 2 && expected[1].count == 1, "the folded UID is found, and the marker")
         for cut in 0...bytes.count {
-            var lines = PieceLines()
-            var sink = Searched(search: BlockSearch(identities, zones: true))
-            for piece in Self.pieces(bytes, cuts: [cut]) { piece.withUnsafeBytes { lines.feed($0, &sink) } }
-            lines.finish(&sink)
-            #expect(sink.search.found() == expected, "cut at \(cut)")
-            #expect(sink.search.zones.count == 1)
-        }
-    }
-
-    struct Collected: LineSink {
-        var lines: [(String, Range<Int>)] = []
-        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
-            lines.append((String(decoding: content, as: UTF8.self), full))
-        }
-    }
-
-    struct Searched: LineSink {
-        var search: BlockSearch
-        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
-            search.see(content, full, nextIsFold: nil)
+            let search = Self.lines(bytes, cuts: [cut], identities: identities).search
+            #expect(search.found() == expected, "cut at \(cut)")
+            #expect(search.zones.count == 1)
         }
     }
 
