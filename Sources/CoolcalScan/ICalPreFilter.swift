@@ -74,8 +74,26 @@ public struct ICalPreFilter {
     package var keepsRevisions = true
     /// Shown each physical line fed, whole (its LF included, when it has one), in order:
     /// an edit's streamed read finds the blocks it needs in the scan's own pass over the
-    /// lines (`StreamedCalendarRead`), not in a second one.
-    package var lineObserver: ((UnsafePointer<UInt8>, Int) -> Void)?
+    /// lines (`StreamedCalendarRead`), not in a second one. A C function and its context,
+    /// not a closure: calling a closure retained and released its context on every line.
+    package var lineObserver: LineObserver?
+
+    /// `lineObserver`: called with `context`, a line's start and its length.
+    package struct LineObserver {
+        package let function: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UInt8>, Int) -> Void
+        package let context: UnsafeMutableRawPointer
+
+        package init(_ function: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UInt8>, Int) -> Void,
+                     context: UnsafeMutableRawPointer) {
+            self.function = function
+            self.context = context
+        }
+
+        @inline(__always)
+        func callAsFunction(_ start: UnsafePointer<UInt8>, _ count: Int) {
+            function(context, start, count)
+        }
+    }
 
     /// True when the physical line before a continuation ended inside a property name.
     package var previousNameOpen = false

@@ -42,7 +42,9 @@ struct StreamedCalendarRead {
         defer { lines.deinitialize(count: 1); lines.deallocate() }
         guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
                                                  diagnostics: diagnostics, observe: { pieces.feed($0) },
-                                                 lines: { lines.pointee.see($0, $1) }) else { return nil }
+                                                 lines: ICalPreFilter.LineObserver({ context, start, count in
+                                                     context.assumingMemoryBound(to: Lines.self).pointee.see(start, count)
+                                                 }, context: UnsafeMutableRawPointer(lines))) else { return nil }
         guard let backing = SparseFile(input: input, count: size, scanned: pieces.checksum, diagnostics: diagnostics) else { return nil }
         let search = lines.pointee.search
         let found = search.found()
@@ -87,7 +89,12 @@ struct StreamedCalendarRead {
             offset += count
         }
 
+        /// The lines seen (content, extent), when `recordsLines` (tests).
+        var seen: [(String, Range<Int>)] = []
+        var recordsLines = false
+
         mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
+            if recordsLines { seen.append((String(decoding: content, as: UTF8.self), full)) }
             if firstLineEnd == nil { firstLineEnd = full.upperBound }
             search.see(content, full, nextIsFold: nil)
         }

@@ -27,23 +27,15 @@ import Testing
     static func lines(_ bytes: [UInt8], cuts: [Int], identities: [CalendarText.Identity] = [])
         -> (lines: [(String, Range<Int>)], search: BlockSearch) {
         let sink = UnsafeMutablePointer<StreamedCalendarRead.Lines>.allocate(capacity: 1)
-        sink.initialize(to: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true)))
+        sink.initialize(to: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true), recordsLines: true))
         defer { sink.deinitialize(count: 1); sink.deallocate() }
-        let seen = UnsafeMutablePointer<[(String, Range<Int>)]>.allocate(capacity: 1)
-        seen.initialize(to: [])
-        defer { seen.deinitialize(count: 1); seen.deallocate() }
         var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1))
-        filter.lineObserver = { start, count in
-            var end = count
-            if end > 0 && start[end - 1] == 0x0A { end -= 1 }
-            if end > 0 && start[end - 1] == 0x0D { end -= 1 }
-            let at = sink.pointee.offset
-            seen.pointee.append((String(decoding: UnsafeBufferPointer(start: start, count: end), as: UTF8.self), at..<(at + count)))
-            sink.pointee.see(start, count)
-        }
+        filter.lineObserver = ICalPreFilter.LineObserver({ context, start, count in
+            context.assumingMemoryBound(to: StreamedCalendarRead.Lines.self).pointee.see(start, count)
+        }, context: UnsafeMutableRawPointer(sink))
         for piece in pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { filter.feed($0) } }
         _ = filter.finish()
-        return (seen.pointee, sink.pointee.search)
+        return (sink.pointee.seen, sink.pointee.search)
     }
 
     /// Every cut into two pieces, and cuts every 3 bytes: the lines `forEachLine` gives.
