@@ -9,10 +9,18 @@ package struct HeldOverrides {
     /// Each override held: where it goes in the kept bytes, its bytes, the hash of its
     /// UID, its RECURRENCE-ID and the slack around it, and the revision it leaves.
     package var held: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
-    /// Each master seen (by a hash of its UID), in order: the longest its first instance
-    /// can be, or nil when it cannot be judged. `merged` looks up only the UIDs of the
+    /// Each master seen (by the hash of its UID), in order, with the longest its first
+    /// instance can be, or nil when it cannot be judged; and where each event dropped
+    /// starts (`SeenEvents`: a few bytes an event). `merged` looks up only the UIDs of the
     /// overrides held (few), so this is a list, not a dictionary.
-    package var masters: [(uid: UInt64, length: Int64?)] = []
+    package var seen = SeenEvents()
+
+    /// The bytes it takes: the overrides held and the records of the events seen.
+    package var memoryFootprint: Int {
+        held.reduce(seen.bytesHeld + held.capacity * MemoryLayout<(Int, [UInt8], UInt64, Int64, Int64, ICalRevision)>.stride) {
+            $0 + $1.bytes.capacity
+        }
+    }
 
     /// `out` with the held overrides that may reach a window put back in place; the
     /// revisions of those dropped go to `skipped` when `keepsRevisions`.
@@ -25,11 +33,12 @@ package struct HeldOverrides {
         var masterLengths: [UInt64: Int64?] = [:]
         if !held.isEmpty {
             let wanted = Set(held.map(\.uid))
-            for master in masters where wanted.contains(master.uid) {
-                if let previous = masterLengths[master.uid] {
-                    masterLengths[master.uid] = .some(previous.flatMap { p in master.length.map { max(p, $0) } })
+            seen.forEach { master in
+                guard master.isMaster, wanted.contains(master.hash) else { return }
+                if let previous = masterLengths[master.hash] {
+                    masterLengths[master.hash] = .some(previous.flatMap { p in master.length.map { max(p, $0) } })
                 } else {
-                    masterLengths[master.uid] = .some(master.length)
+                    masterLengths[master.hash] = .some(master.length)
                 }
             }
         }
@@ -51,9 +60,9 @@ package struct HeldOverrides {
     }
 
     /// Takes on a split scan's second part's, whose kept bytes come `shift` bytes after
-    /// the start of these.
-    package mutating func append(_ later: HeldOverrides, shift: Int) {
+    /// the start of these, and whose text starts at `textShift` in this one's.
+    package mutating func append(_ later: HeldOverrides, shift: Int, textShift: Int) {
         held += later.held.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
-        masters += later.masters
+        seen.append(later.seen, shift: textShift)
     }
 }

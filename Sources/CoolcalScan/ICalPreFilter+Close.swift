@@ -30,16 +30,26 @@ extension ICalPreFilter {
             }
             return
         }
-        if let uid { overrides.masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
+        var record = uid.map { SeenEvents.Record(hash: $0, isMaster: true, length: b.lengthBound, droppedAt: nil) }
+        if rereading {
+            reread(b)
+        } else if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
             if b.uidLines == 1, keepsRevisions {
-                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
-                                              lastModified: b.revision.lastModified)
+                if revisionsByPlace, skippedRevisions.stagedIsASCII() {
+                    // Where it starts, to be read again if its UID is asked for.
+                    let hash = uid ?? skippedRevisions.stagedHash()
+                    record = SeenEvents.Record(hash: hash, isMaster: uid != nil, length: b.lengthBound, droppedAt: b.at)
+                    skippedRevisions.unstage()
+                } else {
+                    skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                                  lastModified: b.revision.lastModified)
+                }
             }
             kept.dropBlock()
         } else {
             kept.keepBlock()
         }
+        if let record { overrides.seen.append(record) }
     }
 
     /// Whether a simple master that reaches a window with the margin misses every window

@@ -137,6 +137,7 @@ extension ICalPreFilter {
         (later.previousWasTimeLine, later.previousWasUID, later.previousWasMarker, later.previousNameOpen) = (false, false, false, false)
         later.shape = shape.map { _ in .assumedAtCut }
         later.zones = ScanZones()
+        later.fed = 0
         return later
     }
 
@@ -151,15 +152,17 @@ extension ICalPreFilter {
 
     /// Takes on what `later` (from `startedAtCut`) read from the cut on, as if read here:
     /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
+    /// (`later` counted the bytes it was fed from 0: they come after the `fed` here.)
     package mutating func append(_ later: ICalPreFilter) {
         let shift = kept.out.count
         zones.join(later.zones, giveUp: &giveUp)
         kept.append(later.kept)
-        overrides.append(later.overrides, shift: shift)
+        overrides.append(later.overrides, shift: shift, textShift: fed)
         skippedRevisions += later.skippedRevisions
         var merged = later
         (merged.kept.out, merged.kept.keptEvents, merged.overrides, merged.skippedRevisions) = (kept.out, kept.keptEvents, overrides, skippedRevisions)
         merged.zones = zones
+        (merged.fed, merged.carryAt) = (fed + later.fed, fed + later.carryAt)
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
         self = merged

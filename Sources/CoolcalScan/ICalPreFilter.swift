@@ -72,6 +72,18 @@ public struct ICalPreFilter {
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     package var keepsRevisions = true
+    /// True: a dropped event with an ASCII UID leaves no revision in `skippedRevisions`
+    /// but a record of where it starts (`HeldOverrides.seen`), read again for the UIDs
+    /// asked (`revisions(of:reading:)`): for a file that is a calendar on its own.
+    package var revisionsByPlace = false
+    /// True in a filter that reads one dropped event again (`revision(at:hash:reading:buffer:)`)
+    /// until that event's end.
+    package var rereading = false
+    /// The bytes fed so far; where the current piece starts, less its address; where the
+    /// carried line starts. (A split scan's second part counts from the cut.)
+    package var fed = 0
+    var pieceBias = 0
+    var carryAt = 0
 
     /// True when the physical line before a continuation ended inside a property name.
     package var previousNameOpen = false
@@ -141,6 +153,9 @@ public struct ICalPreFilter {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count > 0 else { return }
         shape?.seeChunk(UnsafeRawPointer(base), chunk)
+        let start = fed
+        fed += chunk.count
+        pieceBias = start - Int(bitPattern: base)
         var pos = 0
         if !carry.isEmpty {
             guard let nl = memchr(base, 0x0A, chunk.count) else {
@@ -160,6 +175,7 @@ public struct ICalPreFilter {
         while pos < chunk.count {
             guard let nl = memchr(base + pos, 0x0A, chunk.count - pos) else {
                 shape?.segment(base, pos, chunk.count, endsLine: false)
+                carryAt = start + pos
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
                 break
             }
@@ -250,6 +266,7 @@ public struct ICalPreFilter {
             if marker.calendar && !stack.isEmpty { giveUp = true }
             if stack.count == 1 && stack[0] == ScanLine.vcalendar && name == ScanLine.vevent && !open {
                 current = ScanBlock()
+                current.at = inPiece ? pieceBias + Int(bitPattern: p) : carryAt
                 blockOpen = true
                 if inPiece { kept.blockStart = p }
             } else if open {
