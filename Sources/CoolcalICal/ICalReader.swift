@@ -48,6 +48,13 @@ public enum ICalReader {
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.keepsRevisions = revisions
         filter.revisionsByPlace = revisions && standalone
+        filter.overridesByPlace = standalone
+        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in
+            guard at < input.count else { return 0 }
+            let n = min(buffer.count, input.count - at)
+            input.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]), from: input.startIndex + at ..< input.startIndex + at + n)
+            return n
+        }
         let scan = input.withUnsafeBytes { raw in
             guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feedAll(raw) }
             // The scan split (or not) up to the checkpoint is the sequential one there.
@@ -58,17 +65,12 @@ public enum ICalReader {
         }
         note(scan, file, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let kept = filter.finish() else {
+        guard let kept = try filter.finish(reading: reading) else {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(input, file: file)
         }
         var result = try parse(kept, file: file, whole: { input })
-        result.skippedRevisions = try skipped(filter, result) { at, buffer in
-            guard at < input.count else { return 0 }
-            let n = min(buffer.count, input.count - at)
-            input.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]), from: input.startIndex + at ..< input.startIndex + at + n)
-            return n
-        }
+        result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
     }
 
@@ -106,10 +108,12 @@ public enum ICalReader {
         let input = try InputFile.open(path, accepting: .regularFiles)
         // One scan: the pre-filter's line loop also gathers the file's shape.
         var filter = ICalPreFilter(window: window, shape: InputShape())
-        filter.revisionsByPlace = standalone
+        (filter.revisionsByPlace, filter.overridesByPlace) = (standalone, standalone)
         note(try filter.feedAll(input, buffer: buffer, splitFrom: splitFrom), path, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let kept = filter.finish() else {
+        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
+        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        guard let kept = try filter.finish(reading: reading) else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
             diagnostics?.note("\(path): full parse (the pre-filter cannot bound what reaches the window)")
@@ -123,8 +127,7 @@ public enum ICalReader {
             result = try parse(kept, file: path, whole: { try wholeFile(path) })
             shells?.keep(result, for: kept)
         }
-        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
-        result.skippedRevisions = try skipped(filter, result) { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
     }
 

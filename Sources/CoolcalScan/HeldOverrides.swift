@@ -6,9 +6,43 @@ import CoolcalModel
 /// RECURRENCE-ID cannot reach the window either, decided at the end of the scan when
 /// every master with its UID is known (a master later in the file counts too).
 package struct HeldOverrides {
-    /// Each override held: where it goes in the kept bytes, its bytes, the hash of its
-    /// UID, its RECURRENCE-ID and the slack around it, and the revision it leaves.
-    package var held: [(at: Int, bytes: [UInt8], uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
+    /// Each override held: where it goes in the kept bytes, its bytes (or where they are
+    /// in the text), the hash of its UID, its RECURRENCE-ID and the slack around it, and
+    /// the revision it leaves.
+    package var held: [(at: Int, bytes: Bytes, uid: UInt64, rid: Int64, slack: Int64, revision: ICalRevision)] = []
+
+    /// A held override's bytes, or where they are in the text (read again if it is put back).
+    package enum Bytes {
+        case bytes([UInt8])
+        case place(Range<Int>)
+
+        var count: Int {
+            switch self {
+            case .bytes(let b): b.count
+            case .place(let r): r.count
+            }
+        }
+
+        /// The bytes, read again through `read` when held by place; nil when the text is shorter.
+        func read(_ read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)?) throws -> [UInt8]? {
+            switch self {
+            case .bytes(let b):
+                return b
+            case .place(let r):
+                guard let read else { return nil }
+                var bytes = [UInt8](repeating: 0, count: r.count)
+                var done = 0
+                try bytes.withUnsafeMutableBytes { buffer in
+                    while done < r.count {
+                        let n = try read(r.lowerBound + done, UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                        if n <= 0 { return }
+                        done += n
+                    }
+                }
+                return done == r.count ? bytes : nil
+            }
+        }
+    }
     /// Each master seen (by the hash of its UID), in order, with the longest its first
     /// instance can be, or nil when it cannot be judged; and where each event dropped
     /// starts (`SeenEvents`: a few bytes an event). `merged` looks up only the UIDs of the
@@ -17,15 +51,16 @@ package struct HeldOverrides {
 
     /// The bytes it takes: the overrides held and the records of the events seen.
     package var memoryFootprint: Int {
-        held.reduce(seen.bytesHeld + held.capacity * MemoryLayout<(Int, [UInt8], UInt64, Int64, Int64, ICalRevision)>.stride) {
-            $0 + $1.bytes.capacity
+        held.reduce(seen.bytesHeld + held.capacity * MemoryLayout<(Int, Bytes, UInt64, Int64, Int64, ICalRevision)>.stride) {
+            if case .bytes(let b) = $1.bytes { $0 + b.capacity } else { $0 }
         }
     }
 
-    /// `out` with the held overrides that may reach a window put back in place; the
+    /// `out` with the held overrides that may reach a window put back in place (those held
+    /// by place read again through `read`: nil when the text no longer has them); the
     /// revisions of those dropped go to `skipped` when `keepsRevisions`.
-    package func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions,
-                        keepsRevisions: Bool) -> [UInt8] {
+    package func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions, keepsRevisions: Bool,
+                        reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {
         var merged: [UInt8] = []
         merged.reserveCapacity(out.count + held.reduce(0) { $0 + $1.bytes.count })
         // For each UID of a held override: the longest first instance of all its masters
@@ -52,7 +87,8 @@ package struct HeldOverrides {
                 continue
             }
             merged += out[at..<override.at]
-            merged += override.bytes
+            guard let bytes = try override.bytes.read(read) else { return nil }
+            merged += bytes
             at = override.at
         }
         merged += out[at...]
@@ -62,7 +98,11 @@ package struct HeldOverrides {
     /// Takes on a split scan's second part's, whose kept bytes come `shift` bytes after
     /// the start of these, and whose text starts at `textShift` in this one's.
     package mutating func append(_ later: HeldOverrides, shift: Int, textShift: Int) {
-        held += later.held.map { ($0.at + shift, $0.bytes, $0.uid, $0.rid, $0.slack, $0.revision) }
+        held += later.held.map { h in
+            var bytes = h.bytes
+            if case .place(let r) = bytes { bytes = .place((r.lowerBound + textShift)..<(r.upperBound + textShift)) }
+            return (h.at + shift, bytes, h.uid, h.rid, h.slack, h.revision)
+        }
         seen.append(later.seen, shift: textShift)
     }
 }

@@ -11,6 +11,8 @@ extension ICalPreFilter {
         var copy = self
         copy.kept = kept.withoutKeptEvents()
         copy.overrides.held = []
+        // (A read-back finishes without reading the text again.)
+        copy.overridesByPlace = false
         return copy
     }
 
@@ -24,7 +26,13 @@ extension ICalPreFilter {
             // names a date (Exchange), whose instance is in `--tz`.
             if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
                let revision = b.revision(staged: skippedRevisions), let revision {
-                overrides.held.append((kept.out.count, kept.takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
+                let at = kept.out.count
+                if overridesByPlace {
+                    kept.dropBlock()
+                    overrides.held.append((at, .place(b.at..<b.end), uid, rid.seconds, ICalPreFilter.margin, revision))
+                } else {
+                    overrides.held.append((at, .bytes(kept.takeBlock()), uid, rid.seconds, ICalPreFilter.margin, revision))
+                }
             } else {
                 kept.keepBlock()
             }

@@ -49,7 +49,7 @@ extension ICalPreFilter {
         let parts = (first: SplitPart(self), second: SplitPart(startedAtCut()))
         SplitScan.both({ parts.first.filter.feed(UnsafeRawBufferPointer(rebasing: text[..<cut])) },
                   { parts.second.filter.feed(UnsafeRawBufferPointer(rebasing: text[cut...])) })
-        self = parts.first.filter
+        swap(&self, &parts.first.filter) // (not a copy: the part would share, and a write copy, what it holds)
         let folded = cut < text.count && (text[cut] == 0x20 || text[cut] == 0x09)
         guard isAtAssumedCut(folded: folded), zones.allow(parts.second.filter.zones) else {
             feed(UnsafeRawBufferPointer(rebasing: text[cut...]))
@@ -88,7 +88,7 @@ extension ICalPreFilter {
         SplitScan.both({ parts.first.read(input, from: 0, to: cut, into: halves.0) },
                   { parts.second.read(input, from: cut, to: nil, into: halves.1) })
         if let error = parts.first.error ?? parts.second.error { throw error }
-        self = parts.first.filter
+        swap(&self, &parts.first.filter) // (not a copy: the part would share, and a write copy, what it holds)
         // A file that shrank under the first part: it goes on from where it stopped.
         let reached = parts.first.end
         let folded = parts.second.firstByte == 0x20 || parts.second.firstByte == 0x09

@@ -79,6 +79,9 @@ public struct ICalPreFilter {
     /// True in a filter that reads one dropped event again (`revision(at:hash:reading:buffer:)`)
     /// until that event's end.
     package var rereading = false
+    /// True: an override held for `finish` keeps where it is in the text, not its bytes,
+    /// which `finish(reading:)` reads again for the few put back.
+    package var overridesByPlace = false
     /// The bytes fed so far; where the current piece starts, less its address; where the
     /// carried line starts. (A split scan's second part counts from the cut.)
     package var fed = 0
@@ -190,6 +193,13 @@ public struct ICalPreFilter {
 
     /// Everything kept, in the original order; nil when the file must be parsed whole.
     public mutating func finish() -> Data? {
+        (try? finish(reading: nil)) ?? nil
+    }
+
+    /// `finish()`, the held overrides put back read again through `read` (the scanned
+    /// text's bytes from an offset; 0 at its end) where they were held by place
+    /// (`overridesByPlace`); nil also when the text no longer holds them (it changed since).
+    package mutating func finish(reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)?) throws -> Data? {
         if !carry.isEmpty {
             let line = carry
             carry = []
@@ -203,7 +213,8 @@ public struct ICalPreFilter {
             zones.end(giveUp: &giveUp)
         }
         if giveUp || !completedTopLevel { return nil }
-        let merged = overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions, keepsRevisions: keepsRevisions)
+        guard let merged = try overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions,
+                                                keepsRevisions: keepsRevisions, reading: read) else { return nil }
         skippedRevisions.index()
         return Data(merged)
     }
@@ -283,6 +294,7 @@ public struct ICalPreFilter {
                     if name == ScanLine.vevent, stack.last == ScanLine.vevent {
                         var b = ScanBlock()
                         swap(&b, &current)
+                        b.end = (inPiece ? pieceBias + Int(bitPattern: p) : carryAt) + full
                         close(b)
                     } else {
                         abandon()

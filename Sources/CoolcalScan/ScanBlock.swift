@@ -18,6 +18,8 @@ package struct ScanBlock {
     package var revision = RevisionLines()
     /// Where its BEGIN:VEVENT line starts in the text (`ICalPreFilter.fed`).
     package var at = 0
+    /// Where its END:VEVENT line ends (set when it is closed).
+    package var end = 0
 
     /// How long the first instance can be, widened; nil when unknown.
     package var lengthBound: Int64? {

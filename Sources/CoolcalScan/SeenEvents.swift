@@ -86,14 +86,14 @@ package struct SeenEvents: Sendable {
     /// from `shift` in the text: its chunks are taken as they are.
     package mutating func append(_ later: SeenEvents, shift: Int) {
         guard later.count > 0 else { return }
-        room()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxRecord) { buffer in
-            guard let p = buffer.baseAddress else { return }
+        // The rebase record in a chunk of its own: `last` may be shared with the part this
+        // scan was copied from (`SplitPart`), and appending to it would copy it.
+        let rebase = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxRecord) { buffer -> [UInt8] in
+            guard let p = buffer.baseAddress else { return [] }
             p[0] = Flag.rebase
-            let n = 1 + Self.writeVarint(UInt64(shift), p + 1)
-            last.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<n]))
+            return Array(UnsafeBufferPointer(rebasing: buffer[..<(1 + Self.writeVarint(UInt64(shift), p + 1))]))
         }
-        chunks.append(last)
+        chunks += [last, rebase]
         chunks += later.chunks
         last = later.last
         previousStart = shift + later.previousStart

@@ -36,6 +36,72 @@ import Testing
         return out + "END:VCALENDAR\r\n"
     }
 
+    /// Weekly series reaching the window and overrides of them moved out of it (held
+    /// until the end: put back when their master's instance may reach the window, else
+    /// dropped), masters before or after their overrides, and overrides of no master.
+    static func series(seed: UInt64, count: Int) -> String {
+        var rng = PreFilterTests.Seeded(state: seed)
+        var out = head
+        for i in 0..<count {
+            let uid = "r\(Int.random(in: 0..<(count / 2 + 1), using: &rng))@t"
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                out += "BEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:M\(i)\r\nDTSTART:20231201T100000Z\r\nDURATION:PT1H\r\n"
+                    + "RRULE:FREQ=WEEKLY;COUNT=\(Int.random(in: 1...12, using: &rng))\r\nEND:VEVENT\r\n"
+            } else {
+                let week = Int.random(in: 0..<10, using: &rng)
+                let rid = TimeWindow(start: 1_701_424_800 + Int64(week) * 7 * 86_400, end: 0).start // 2023-12-01T10:00Z + weeks
+                let day = CivilDateTime(utcSeconds: rid)
+                let stamp = String(format: "%04d%02d%02dT100000Z", day.year, day.month, day.day)
+                out += "BEGIN:VEVENT\r\nUID:\(uid)\r\nRECURRENCE-ID:\(stamp)\r\nSEQUENCE:\(i % 3)\r\nSUMMARY:O\(i)\r\n"
+                    + "DTSTART:20240305T1\(i % 10)0000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
+            }
+        }
+        return out + "END:VCALENDAR\r\n"
+    }
+
+    /// The held overrides kept by place: the same bytes kept, in one part or two.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func overridesHeldByPlaceKeepTheSameBytes(_ seed: UInt64) throws {
+        let text = Data(Self.series(seed: seed, count: 80).utf8)
+        func reading(_ at: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+            let n = max(0, min(buffer.count, text.count - at))
+            if n > 0 { text.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]), from: at..<(at + n)) }
+            return n
+        }
+        func kept(cut: Int?, byPlace: Bool) throws -> (Data?, [String]) {
+            var filter = ICalPreFilter(window: Self.window)
+            filter.overridesByPlace = byPlace
+            let scan = text.withUnsafeBytes { raw in
+                if let cut { return filter.feedAll(raw, cut: cut) } else { filter.feed(raw); return .sequential }
+            }
+            #expect(scan == (cut.map { .split(at: $0) } ?? .sequential))
+            let kept = try filter.finish(reading: byPlace ? reading : nil)
+            return (kept, Self.sorted(filter.skippedRevisions.all))
+        }
+        let (expected, dropped) = try kept(cut: nil, byPlace: false)
+        let keptText = String(decoding: try #require(expected), as: UTF8.self)
+        #expect(keptText.contains("RECURRENCE-ID"))
+        #expect(!dropped.isEmpty)
+        // Cut at event starts (where the second part's assumed state holds).
+        let events = String(decoding: text, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT")
+        var at = events[0].utf8.count
+        var cuts: [Int?] = [nil]
+        for (k, piece) in events.dropFirst().enumerated() {
+            if k == events.count / 3 || k == events.count / 2 { cuts.append(at) }
+            at += "BEGIN:VEVENT".utf8.count + piece.utf8.count
+        }
+        for cut in cuts {
+            let (bytes, revisions) = try kept(cut: cut, byPlace: true)
+            #expect(bytes == expected, "cut \(cut ?? -1)")
+            #expect(revisions == dropped, "cut \(cut ?? -1)")
+        }
+        // Read from a text that no longer holds them: parsed whole (nil), never other bytes.
+        var filter = ICalPreFilter(window: Self.window)
+        filter.overridesByPlace = true
+        text.withUnsafeBytes { filter.feed($0) }
+        #expect(try filter.finish(reading: { _, _ in 0 }) == nil)
+    }
+
     /// The revisions as a sorted list, for comparing as multisets.
     static func sorted(_ revisions: [ICalRevision]) -> [String] {
         revisions.map { "\($0.uid) \($0.sequence) \($0.stamp ?? -1) \($0.lastModified ?? -1)" }.sorted()
