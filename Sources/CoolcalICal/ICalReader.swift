@@ -133,12 +133,12 @@ public enum ICalReader {
 
     /// What the read keeps of the dropped events' revisions: all of them, or, for a file
     /// read `standalone`, those of the UIDs of `result`'s events, read again through `read`
-    /// where the scan recorded only their place (`ICalPreFilter.revisions(of:reading:)`).
+    /// where the scan recorded only their place (`RevisionsByPlace`).
     private static func skipped(_ filter: ICalPreFilter, _ result: ICalCalendar,
                                 read: (Int, UnsafeMutableRawBufferPointer) throws -> Int) throws -> ICalSkippedRevisions {
         guard filter.revisionsByPlace else { return filter.skippedRevisions }
         let uids = ICalSkippedRevisions.UIDs(Set(result.events.compactMap(\.uid)))
-        return try filter.revisions(of: uids, reading: read)
+        return try RevisionsByPlace.revisions(of: uids, in: filter, reading: read)
     }
 
     /// The `-v` note of a scan in two parts.

@@ -40,7 +40,7 @@ extension ICalPreFilter {
         }
         var record = uid.map { SeenEvents.Record(hash: $0, isMaster: true, length: b.lengthBound, droppedAt: nil) }
         if rereading {
-            reread(b)
+            RevisionsByPlace.reread(b, into: &self)
         } else if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
             if b.uidLines == 1, keepsRevisions {
                 if revisionsByPlace, skippedRevisions.stagedIsASCII() {

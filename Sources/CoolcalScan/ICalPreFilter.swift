@@ -74,10 +74,9 @@ public struct ICalPreFilter {
     package var keepsRevisions = true
     /// True: a dropped event with an ASCII UID leaves no revision in `skippedRevisions`
     /// but a record of where it starts (`HeldOverrides.seen`), read again for the UIDs
-    /// asked (`revisions(of:reading:)`): for a file that is a calendar on its own.
+    /// asked (`RevisionsByPlace`): for a file that is a calendar on its own.
     package var revisionsByPlace = false
-    /// True in a filter that reads one dropped event again (`revision(at:hash:reading:buffer:)`)
-    /// until that event's end.
+    /// True in a filter reading one dropped event again, until its end (`RevisionsByPlace`).
     package var rereading = false
     /// True: an override held for `finish` keeps where it is in the text, not its bytes,
     /// which `finish(reading:)` reads again for the few put back.

@@ -5,7 +5,7 @@ import Foundation
 /// instance can be (`HeldOverrides` judges the overrides it holds with them at the end);
 /// for a dropped event, where it starts in the text and the hash of its UID, so that its
 /// revision can be read there again for the few UIDs that are asked for
-/// (`ICalPreFilter.revisions(of:reading:)`). A dropped master is one record with both.
+/// (`RevisionsByPlace`). A dropped master is one record with both.
 ///
 /// The records are a byte stream: a flags byte, the hash (8 bytes), then as LEB128
 /// varints the start's distance from the previous dropped event's start and the length

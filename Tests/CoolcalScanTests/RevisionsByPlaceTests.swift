@@ -7,7 +7,7 @@ import Testing
 
 /// A file read `standalone` (a calendar on its own): the scan keeps a few bytes per
 /// dropped event (`SeenEvents`) and reads an event again only when its UID's hash is one
-/// a parsed event has (`ICalPreFilter.revisions(of:reading:)`). What it keeps must be
+/// a parsed event has (`RevisionsByPlace`). What it keeps must be
 /// exactly what the arena of UIDs gives for those UIDs, in memory, through a file, and
 /// in two parts.
 @Suite struct RevisionsByPlaceTests {
@@ -166,10 +166,10 @@ import Testing
                 return n
             }
         }
-        #expect(try filter.revisions(of: .init(["x@t"]), reading: reading(before)).all.map(\.sequence) == [3])
+        #expect(try RevisionsByPlace.revisions(of: .init(["x@t"]), in: filter, reading: reading(before)).all.map(\.sequence) == [3])
         for other in ["y@t", "X@T"] {
             let after = before.replacingOccurrences(of: "x@t", with: other)
-            #expect(try filter.revisions(of: .init(["x@t"]), reading: reading(after)).isEmpty, "\(other)")
+            #expect(try RevisionsByPlace.revisions(of: .init(["x@t"]), in: filter, reading: reading(after)).isEmpty, "\(other)")
         }
     }
 

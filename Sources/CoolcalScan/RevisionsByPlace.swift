@@ -8,26 +8,26 @@ import CoolcalModel
 /// UID and where the event starts (`SeenEvents`); the events whose hash is one of those
 /// asked are read again there, by this same scan, and kept when their UID is one of them
 /// exactly (as strings: canonical equivalence, as `ICalSkippedRevisions.UIDs` matches).
-extension ICalPreFilter {
+package enum RevisionsByPlace {
     /// The dropped events' revisions whose UID is one of `uids`: those kept with their
     /// UIDs (`skippedRevisions`: non-ASCII UIDs, overrides dropped at `finish`), and those
     /// recorded by place, read again through `read`, which gives the scanned text's bytes
     /// from an offset into a buffer (0 at its end). An event that no longer reads as the
     /// one recorded (a text changed since the scan) gives nothing.
-    package func revisions(of uids: ICalSkippedRevisions.UIDs,
-                           reading read: (Int, UnsafeMutableRawBufferPointer) throws -> Int) throws -> ICalSkippedRevisions {
+    package static func revisions(of uids: ICalSkippedRevisions.UIDs, in filter: ICalPreFilter,
+                                  reading read: (Int, UnsafeMutableRawBufferPointer) throws -> Int) throws -> ICalSkippedRevisions {
         var found = ICalSkippedRevisions()
-        for r in skippedRevisions.revisions(of: uids) { found.append(r) }
-        guard revisionsByPlace, keepsRevisions, !uids.hashes.isEmpty else { return found }
+        for r in filter.skippedRevisions.revisions(of: uids) { found.append(r) }
+        guard filter.revisionsByPlace, filter.keepsRevisions, !uids.hashes.isEmpty else { return found }
         var candidates: [(at: Int, hash: UInt64)] = []
-        overrides.seen.forEach { r in
+        filter.overrides.seen.forEach { r in
             if let at = r.droppedAt, uids.hashes.contains(r.hash | 1) { candidates.append((at, r.hash)) }
         }
         guard !candidates.isEmpty else { return found }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 14, alignment: 16)
         defer { buffer.deallocate() }
         for c in candidates {
-            if let r = try Self.revision(at: c.at, hash: c.hash, reading: read, buffer: buffer), uids.strings.contains(r.uid) {
+            if let r = try revision(at: c.at, hash: c.hash, reading: read, buffer: buffer), uids.strings.contains(r.uid) {
                 found.append(r)
             }
         }
@@ -57,12 +57,12 @@ extension ICalPreFilter {
 
     /// The first VEVENT a `rereading` filter closes: its revision, when it can be told
     /// exactly, goes to `skippedRevisions`, and the filter stops rereading.
-    mutating func reread(_ b: ScanBlock) {
-        rereading = false
-        if b.uidLines == 1, b.revisionPlain(staged: skippedRevisions) {
-            skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
-                                          lastModified: b.revision.lastModified)
+    static func reread(_ b: ScanBlock, into filter: inout ICalPreFilter) {
+        filter.rereading = false
+        if b.uidLines == 1, b.revisionPlain(staged: filter.skippedRevisions) {
+            filter.skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                                 lastModified: b.revision.lastModified)
         }
-        kept.dropBlock()
+        filter.kept.dropBlock()
     }
 }
