@@ -69,6 +69,7 @@ public enum ICalReader {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(input, file: file)
         }
+        filter.overrides.seen.keepOnlyDropped()
         var result = try parse(kept, file: file, whole: { input })
         result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
@@ -120,6 +121,7 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
+        filter.overrides.seen.keepOnlyDropped()
         var result: ICalCalendar
         if let shells, let known = shells[kept] {
             result = known
@@ -214,8 +216,12 @@ public enum ICalReader {
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
             let answering = events?.answering ?? ICalWalk.answers(vcal)
-            for event in events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:)) {
-                answering ? result.answers.append(event) : result.events.append(event)
+            // Taken whole, not appended one by one (a large kept text's events, copied as the array grew).
+            let read = events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
+            if answering {
+                if result.answers.isEmpty { result.answers = read } else { result.answers += read }
+            } else {
+                if result.events.isEmpty { result.events = read } else { result.events += read }
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))

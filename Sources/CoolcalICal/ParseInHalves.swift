@@ -36,7 +36,10 @@ enum ParseInHalves {
         DispatchQueue.concurrentPerform(iterations: 2) { work.parse($0) }
         guard let first = work.slots[0], let second = work.slots[1], let head = first.root,
               first.answering == second.answering else { return nil }
-        return Halves(head: head, events: first.events + second.events, answering: first.answering)
+        var events = first.events
+        events.reserveCapacity(first.events.count + second.events.count)
+        events += second.events
+        return Halves(head: head, events: events, answering: first.answering)
     }
 }
 
@@ -76,6 +79,9 @@ private final class HalfParses: @unchecked Sendable {
     /// every other one freed once its events are read.
     func parse(_ i: Int) {
         var head: OwnedComponent?, events: [ICalEvent] = [], answering: Bool?
+        if let first = slices[i].first, let last = slices[i].last {
+            events.reserveCapacity(cut.starts.count { $0 >= first.lowerBound && $0 < last.upperBound })
+        }
         for (k, slice) in slices[i].enumerated() {
             let part = text.withUnsafeBytes { raw in Data(raw[..<cut.events]) + Data(raw[slice]) + Data(raw[cut.end...]) }
             guard let root = try? OwnedComponent.checked(part, file: file),

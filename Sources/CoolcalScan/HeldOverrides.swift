@@ -16,13 +16,6 @@ package struct HeldOverrides {
         case bytes([UInt8])
         case place(Range<Int>)
 
-        var count: Int {
-            switch self {
-            case .bytes(let b): b.count
-            case .place(let r): r.count
-            }
-        }
-
         /// The bytes, read again through `read` when held by place; nil when the text is shorter.
         func read(_ read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)?) throws -> [UInt8]? {
             switch self {
@@ -62,7 +55,8 @@ package struct HeldOverrides {
     package func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions, keepsRevisions: Bool,
                         reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {
         var merged: [UInt8] = []
-        merged.reserveCapacity(out.count + held.reduce(0) { $0 + $1.bytes.count })
+        // (Those held by place are few to be put back: not reserved for.)
+        merged.reserveCapacity(out.count + held.reduce(0) { if case .bytes(let b) = $1.bytes { $0 + b.count } else { $0 } })
         // For each UID of a held override: the longest first instance of all its masters
         // (nil inside when one cannot be judged; no entry when it has none).
         var masterLengths: [UInt64: Int64?] = [:]

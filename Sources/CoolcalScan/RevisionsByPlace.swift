@@ -19,9 +19,13 @@ package enum RevisionsByPlace {
         var found = ICalSkippedRevisions()
         for r in filter.skippedRevisions.revisions(of: uids) { found.append(r) }
         guard filter.revisionsByPlace, filter.keepsRevisions, !uids.hashes.isEmpty else { return found }
-        var candidates: [(at: Int, hash: UInt64)] = []
+        // Compared by their low 32 bits (all that `SeenEvents.keepOnlyDropped` keeps), the
+        // UIDs' hashes marked as ASCII (`ICalSkippedRevisions.hash`) as the records' are not.
+        let lows = Set(uids.hashes.map { UInt32(truncatingIfNeeded: $0) })
+        var candidates: [(at: Int, hash: UInt32)] = []
         filter.overrides.seen.forEach { r in
-            if let at = r.droppedAt, uids.hashes.contains(r.hash | 1) { candidates.append((at, r.hash)) }
+            let low = UInt32(truncatingIfNeeded: r.hash | 1)
+            if let at = r.droppedAt, lows.contains(low) { candidates.append((at, UInt32(truncatingIfNeeded: r.hash))) }
         }
         guard !candidates.isEmpty else { return found }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 14, alignment: 16)
@@ -36,8 +40,8 @@ package enum RevisionsByPlace {
 
     /// The revision of the top-level VEVENT whose BEGIN line starts at `at` in the text
     /// `read` gives, read as the scan read it (the same line loop, from the state at any
-    /// event's start: inside one VCALENDAR), when its UID hashes to `hash`.
-    package static func revision(at: Int, hash: UInt64, reading read: (Int, UnsafeMutableRawBufferPointer) throws -> Int,
+    /// event's start: inside one VCALENDAR), when its UID's hash has `hash` as low 32 bits.
+    package static func revision(at: Int, hash: UInt32, reading read: (Int, UnsafeMutableRawBufferPointer) throws -> Int,
                                  buffer: UnsafeMutableRawBufferPointer) throws -> ICalRevision? {
         var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1))
         (filter.rereading, filter.keepsRevisions) = (true, false)
@@ -52,7 +56,7 @@ package enum RevisionsByPlace {
         guard !filter.rereading, let r = filter.skippedRevisions.all.first else { return nil }
         var uid = r.uid
         let read = uid.withUTF8 { b in b.baseAddress.map { ScanLine.nameHash($0, b.count) } ?? 0xCBF2_9CE4_8422_2325 }
-        return read == hash ? r : nil
+        return UInt32(truncatingIfNeeded: read) == hash ? r : nil
     }
 
     /// The first VEVENT a `rereading` filter closes: its revision, when it can be told

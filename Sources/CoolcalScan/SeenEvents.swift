@@ -46,6 +46,8 @@ package struct SeenEvents: Sendable {
         static let rebase: UInt8 = 8
     }
 
+    /// After `keepOnlyDropped`: each record is the hash's low 32 bits and the distance.
+    private var dropsOnly = false
     private var chunks: [[UInt8]] = []
     private var last: [UInt8] = []
     /// The start of the last dropped event written (after a join: in the joined text).
@@ -103,8 +105,34 @@ package struct SeenEvents: Sendable {
     /// Every record, in the order added.
     package func forEach(_ body: (Record) throws -> Void) rethrows {
         var start = 0
-        for chunk in chunks { try Self.decode(chunk, &start, body) }
-        try Self.decode(last, &start, body)
+        for chunk in chunks { try dropsOnly ? Self.decodeDrops(chunk, &start, body) : Self.decode(chunk, &start, body) }
+        try dropsOnly ? Self.decodeDrops(last, &start, body) : Self.decode(last, &start, body)
+    }
+
+    /// Keeps only where the dropped events start, with their hashes' low 32 bits (the
+    /// masters were for the end of the scan): some 6 bytes an event while libical parses
+    /// what was kept. Converted chunk by chunk, each freed once read.
+    package mutating func keepOnlyDropped() {
+        guard !dropsOnly else { return }
+        var old = chunks + [last]
+        self = SeenEvents()
+        dropsOnly = true
+        var start = 0
+        for i in old.indices {
+            Self.decode(old[i], &start) { r in
+                guard let at = r.droppedAt else { return }
+                room()
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxRecord) { buffer in
+                    guard let p = buffer.baseAddress else { return }
+                    withUnsafeBytes(of: UInt32(truncatingIfNeeded: r.hash).littleEndian) { for k in 0..<4 { p[k] = $0[k] } }
+                    let n = 4 + Self.writeVarint(UInt64(truncatingIfNeeded: at - previousStart), p + 4)
+                    previousStart = at
+                    last.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<n]))
+                }
+                count += 1
+            }
+            old[i] = []
+        }
     }
 
     /// Every record (for tests and small texts).
@@ -135,6 +163,26 @@ package struct SeenEvents: Sendable {
         }
         p[n] = UInt8(v)
         return n + 1
+    }
+
+    private static func decodeDrops(_ chunk: [UInt8], _ start: inout Int, _ body: (Record) throws -> Void) rethrows {
+        try chunk.withUnsafeBufferPointer { b in
+            var i = 0
+            while i + 4 < b.count {
+                let hash = UInt64(b[i]) | UInt64(b[i + 1]) << 8 | UInt64(b[i + 2]) << 16 | UInt64(b[i + 3]) << 24
+                i += 4
+                var v: UInt64 = 0, shift: UInt64 = 0
+                while i < b.count {
+                    let byte = b[i]
+                    i += 1
+                    v |= UInt64(byte & 0x7F) << shift
+                    if byte < 0x80 { break }
+                    shift += 7
+                }
+                start += Int(truncatingIfNeeded: v)
+                try body(Record(hash: hash, isMaster: false, length: nil, droppedAt: start))
+            }
+        }
     }
 
     private static func decode(_ chunk: [UInt8], _ start: inout Int, _ body: (Record) throws -> Void) rethrows {

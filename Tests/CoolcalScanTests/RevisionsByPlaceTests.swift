@@ -223,5 +223,12 @@ import Testing
         #expect(mismatch == nil, "record \(mismatch ?? -1)")
         // (The first part's records and the second's chunks, with a rebase record: no copy.)
         #expect(first.bytesHeld <= 2 * SeenEvents.chunkSize + chunks + 64)
+        // After the scan only the dropped events are kept, by the low half of their hash.
+        let dropped = expected.filter { $0.droppedAt != nil }
+        first.keepOnlyDropped()
+        let kept = first.all
+        #expect(kept.count == dropped.count && first.count == dropped.count)
+        #expect(zip(kept, dropped).allSatisfy { $0.droppedAt == $1.droppedAt && $0.hash == $1.hash & 0xFFFF_FFFF })
+        #expect(first.bytesHeld <= 7 * dropped.count + SeenEvents.chunkSize)
     }
 }
