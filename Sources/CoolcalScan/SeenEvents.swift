@@ -15,7 +15,8 @@ import Foundation
 package struct SeenEvents: Sendable {
     /// One event's record.
     package struct Record: Equatable {
-        /// The hash of the UID (`ScanBlock.uid`; for a folded UID, that of its joined bytes).
+        /// The hash of the UID (`ScanBlock.uid`; for a folded UID, that of its joined bytes;
+        /// after `keepOnlyDropped`, its low 32 bits).
         package var hash: UInt64
         /// Whether it is a master (no RECURRENCE-ID, one unfolded UID line): `length` is
         /// the longest its first instance can be, nil when that cannot be judged.
