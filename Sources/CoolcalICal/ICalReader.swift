@@ -69,7 +69,6 @@ public enum ICalReader {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(input, file: file)
         }
-        filter.overrides.seen.keepOnlyDropped()
         var result = try parse(kept, file: file, whole: { input })
         result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
@@ -121,7 +120,6 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
-        filter.overrides.seen.keepOnlyDropped()
         var result: ICalCalendar
         if let shells, let known = shells[kept] {
             result = known

@@ -16,6 +16,13 @@ package struct HeldOverrides {
         case bytes([UInt8])
         case place(Range<Int>)
 
+        var count: Int {
+            switch self {
+            case .bytes(let b): b.count
+            case .place(let r): r.count
+            }
+        }
+
         /// The bytes, read again through `read` when held by place; nil when the text is shorter.
         func read(_ read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)?) throws -> [UInt8]? {
             switch self {
@@ -51,12 +58,11 @@ package struct HeldOverrides {
 
     /// `out` with the held overrides that may reach a window put back in place (those held
     /// by place read again through `read`: nil when the text no longer has them); the
-    /// revisions of those dropped go to `skipped` when `keepsRevisions`.
-    package func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions, keepsRevisions: Bool,
-                        reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {
-        var merged: [UInt8] = []
-        // (Those held by place are few to be put back: not reserved for.)
-        merged.reserveCapacity(out.count + held.reduce(0) { if case .bytes(let b) = $1.bytes { $0 + b.count } else { $0 } })
+    /// revisions of those dropped go to `skipped` when `keepsRevisions`. The masters are
+    /// let go once read (`SeenEvents.keepOnlyDropped`): the end of the scan.
+    package mutating func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions,
+                                 keepsRevisions: Bool,
+                                 reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {
         // For each UID of a held override: the longest first instance of all its masters
         // (nil inside when one cannot be judged; no entry when it has none).
         var masterLengths: [UInt64: Int64?] = [:]
@@ -71,12 +77,18 @@ package struct HeldOverrides {
                 }
             }
         }
+        seen.keepOnlyDropped()
+        // Dropped only when every master of the UID is known and its instance at
+        // RECURRENCE-ID misses the window too.
+        let putBack = held.map { override in
+            guard let known = masterLengths[override.uid], let length = known else { return true }
+            return !windows.allSatisfy { override.rid + override.slack + length < $0.start || override.rid - override.slack > $0.end }
+        }
+        var merged: [UInt8] = []
+        merged.reserveCapacity(held.indices.reduce(out.count) { putBack[$1] ? $0 + held[$1].bytes.count : $0 })
         var at = 0
-        for override in held {
-            // Dropped only when every master of the UID is known and its instance at
-            // RECURRENCE-ID misses the window too.
-            if let known = masterLengths[override.uid], let length = known,
-               windows.allSatisfy({ override.rid + override.slack + length < $0.start || override.rid - override.slack > $0.end }) {
+        for (override, back) in zip(held, putBack) {
+            guard back else {
                 if keepsRevisions { skipped.append(override.revision) }
                 continue
             }
