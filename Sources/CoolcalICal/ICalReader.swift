@@ -120,6 +120,8 @@ public enum ICalReader {
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
+        // What the scan of a large file freed, handed back before libical parses what it kept.
+        if standalone && input.status.size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         var result: ICalCalendar
         if let shells, let known = shells[kept] {
             result = known

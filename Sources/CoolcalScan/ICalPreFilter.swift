@@ -215,6 +215,8 @@ public struct ICalPreFilter {
         guard let merged = try overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions,
                                                 keepsRevisions: keepsRevisions, reading: read) else { return nil }
         skippedRevisions.index()
+        // All that is kept is returned: its pieces are let go (libical parses it next).
+        (kept.out, overrides.held) = ([], [])
         return Data(merged)
     }
 

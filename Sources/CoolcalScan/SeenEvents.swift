@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The records are a byte stream: a flags byte, the hash (8 bytes), then as LEB128
 /// varints the start's distance from the previous dropped event's start and the length
-/// (zigzag), about 14 bytes an event. The stream is kept in chunks of `chunkSize` bytes,
+/// (in quarter hours, else zigzag seconds), about 13 bytes an event. The stream is kept in chunks of `chunkSize` bytes,
 /// so that it never grows by copying all of it, and a split scan's parts are joined by
 /// taking the second part's chunks as they are (`append(_:shift:)`).
 package struct SeenEvents: Sendable {
@@ -35,7 +35,7 @@ package struct SeenEvents: Sendable {
     }
 
     /// The bytes of a full chunk.
-    package static let chunkSize = 1 << 20
+    package static let chunkSize = 4 << 20
     /// The most bytes one record takes: flags, hash, two varints of 64 bits.
     private static let maxRecord = 1 + 8 + 10 + 10
 
@@ -45,6 +45,9 @@ package struct SeenEvents: Sendable {
         static let dropped: UInt8 = 4
         /// Not an event: the next dropped event's distance is from this varint's value (a join).
         static let rebase: UInt8 = 8
+        /// The length is in quarter hours (most are: an hour and the days around it), one
+        /// byte less than in seconds.
+        static let quarters: UInt8 = 16
     }
 
     /// After `keepOnlyDropped`: each record is the hash's low 32 bits and the distance.
@@ -58,8 +61,10 @@ package struct SeenEvents: Sendable {
 
     package init() {}
 
-    /// The bytes the records take (the chunks' capacities): what the scan holds per event.
+    /// The bytes the chunks take (their capacities: a chunk's unwritten end is not touched).
     package var bytesHeld: Int { chunks.reduce(last.capacity) { $0 + $1.capacity } }
+    /// The bytes the records take.
+    package var bytesUsed: Int { chunks.reduce(last.count) { $0 + $1.count } }
 
     /// Adds a record; a dropped event's start is never before the previous one's.
     package mutating func append(_ r: Record) {
@@ -78,7 +83,12 @@ package struct SeenEvents: Sendable {
                 previousStart = at
             }
             if r.isMaster, let length = r.length {
-                n += Self.writeVarint(UInt64(bitPattern: (length << 1) ^ (length >> 63)), p + n)
+                if length >= 0 && length % 900 == 0 {
+                    p[0] |= Flag.quarters
+                    n += Self.writeVarint(UInt64(length / 900), p + n)
+                } else {
+                    n += Self.writeVarint(UInt64(bitPattern: (length << 1) ^ (length >> 63)), p + n)
+                }
             }
             last.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<n]))
         }
@@ -217,7 +227,7 @@ package struct SeenEvents: Sendable {
                 }
                 if r.isMaster && flags & Flag.unbounded == 0 {
                     let z = varint()
-                    r.length = Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
+                    r.length = flags & Flag.quarters != 0 ? Int64(bitPattern: z) * 900 : Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1)))
                 }
                 try body(r)
             }
