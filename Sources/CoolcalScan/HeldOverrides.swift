@@ -104,10 +104,12 @@ package struct HeldOverrides {
     /// Takes on a split scan's second part's, whose kept bytes come `shift` bytes after
     /// the start of these, and whose text starts at `textShift` in this one's.
     package mutating func append(_ later: HeldOverrides, shift: Int, textShift: Int) {
-        held += later.held.map { h in
+        // (Appended one by one into room made once: no mapped copy, no growth by doubling.)
+        held.reserveCapacity(held.count + later.held.count)
+        for h in later.held {
             var bytes = h.bytes
             if case .place(let r) = bytes { bytes = .place((r.lowerBound + textShift)..<(r.upperBound + textShift)) }
-            return (h.at + shift, bytes, h.uid, h.rid, h.slack, h.revision)
+            held.append((h.at + shift, bytes, h.uid, h.rid, h.slack, h.revision))
         }
         seen.append(later.seen, shift: textShift)
     }
