@@ -11,3 +11,6 @@ long copy_file_range(int in_fd, int64_t *in_offset, int out_fd, int64_t *out_off
 
 /* SYNC_FILE_RANGE_WRITE of <fcntl.h>: start writing the range's dirty pages. */
 static const unsigned int coolcal_sync_file_range_write = 2;
+
+/* malloc_trim(3) of <malloc.h>: freed heap memory handed back to the kernel. */
+int malloc_trim(size_t pad);

@@ -107,7 +107,7 @@ package struct Acceptance {
     /// read for `window`; an empty calendar for a vdir (read whole by the check) or CalDAV.
     private static func read(_ target: CalendarLocation, window: TimeWindow) throws -> ICalCalendar {
         guard case .file(let path) = target, FileStatus.of(path) != nil else { return ICalCalendar(zones: ZoneBook()) }
-        return try ICalReader.read(try ICalReader.wholeFile(path), file: path, window: window)
+        return try ICalReader.read(try ICalReader.wholeFile(path), file: path, window: window, standalone: true)
     }
 
     /// What accepting writes: a push payload's event with the answer's STATUS, the
@@ -158,7 +158,7 @@ package struct Acceptance {
         let diagnostics = store.diagnostics
         let path = target.operand
         guard !target.isRemote, let existing = try? InputFile.open(path, accepting: .regularFiles).readAll(limit: 1 << 40),
-              let calendar = try? ICalReader.read(existing, file: path, window: window) else {
+              let calendar = try? ICalReader.read(existing, file: path, window: window, standalone: true) else {
             // (A CalDAV calendar was checked before: `run` did.)
             if !target.isRemote { try verify(ICalCalendar(zones: ZoneBook())) }
             guard !file.invite.isCancellation else {

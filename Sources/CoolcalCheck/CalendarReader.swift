@@ -137,7 +137,7 @@ package struct CalendarReader {
     }
 
     private func read(_ path: String, window: TimeWindow?) throws -> ICalCalendar {
-        if let window { return try ICalReader.read(contentsOf: path, window: window, diagnostics: diagnostics) }
+        if let window { return try ICalReader.read(contentsOf: path, window: window, diagnostics: diagnostics, standalone: true) }
         return try ICalReader.read(ICalReader.wholeFile(path), file: path)
     }
 

@@ -27,6 +27,8 @@ extension ICalReader {
                              lines: ICalPreFilter.LineObserver) throws -> Streamed? {
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.lineObserver = lines
+        // A calendar on its own: a few bytes per dropped event, read again by place.
+        (filter.revisionsByPlace, filter.overridesByPlace) = (true, true)
         var checkpoint: ScanCheckpoint?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -51,11 +53,15 @@ extension ICalReader {
         guard try (filter.shape ?? InputShape()).check(file: file) else {
             return Streamed(calendar: ICalCalendar(zones: ZoneBook()), checkpoint: checkpoint)
         }
-        guard let kept = filter.finish() else { return nil }
+        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
+        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        guard let kept = try filter.finish(reading: reading) else { return nil }
         diagnostics?.note("\(file): streamed; the pre-filter kept \(kept.count) of \(size) bytes for libical")
+        // What the scan of a large file freed, handed back before libical parses what it kept.
+        if size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         // (The whole file, for line numbers, only when a cap is exceeded: as a read in memory.)
         var result = try parse(kept, file: file, whole: { try wholeFile(input) })
-        result.skippedRevisions = filter.skippedRevisions
+        result.skippedRevisions = try skipped(filter, result, read: reading)
         return Streamed(calendar: result, checkpoint: checkpoint)
     }
 }

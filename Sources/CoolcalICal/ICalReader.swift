@@ -13,8 +13,15 @@ public enum ICalReader {
     /// libical sees them (`ICalPreFilter`); the answers for that window are the same.
     /// Without `revisions`, the dropped events' revisions are not kept (`skippedRevisions`
     /// stays empty): for a read that only checks the text (the read-back of a write).
-    public static func read(_ input: Data, file: String, window: TimeWindow? = nil, revisions: Bool = true) throws -> ICalCalendar {
-        try read(input, file: file, windows: window.map { [$0] } ?? [], revisions: revisions)
+    /// `standalone`: the file is a calendar on its own (not one of a vdir's or a CalDAV
+    /// collection's files, whose events may be revisions of another file's): only the
+    /// revisions of the UIDs its parsed events have are kept, the only ones
+    /// `Revisions.current` asks for, and the scan holds a few bytes per dropped event
+    /// (`ICalPreFilter.revisionsByPlace`), not its UID.
+    public static func read(_ input: Data, file: String, window: TimeWindow? = nil, revisions: Bool = true,
+                            standalone: Bool = false) throws -> ICalCalendar {
+        try read(input, file: file, windows: window.map { [$0] } ?? [], revisions: revisions, standalone: standalone,
+                 checkpoint: nil)
     }
 
     /// `read(_:file:window:revisions:)` keeping what may reach any of `windows` (none:
@@ -29,7 +36,7 @@ public enum ICalReader {
     /// `checkpoint` takes the scanner as it stood at the start of the text's last
     /// `END:VCALENDAR` line, for a read-back that scans only from there (`ScanCheckpoint`);
     /// it is not called without windows or without such a line.
-    package static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true,
+    package static func read(_ input: Data, file: String, windows: [TimeWindow], revisions: Bool = true, standalone: Bool = false,
                      diagnostics: Diagnostics? = nil, checkpoint: ((ScanCheckpoint) -> Void)?) throws -> ICalCalendar {
         guard !windows.isEmpty else {
             var shape = InputShape()
@@ -40,6 +47,14 @@ public enum ICalReader {
         // One scan: the pre-filter's line loop also gathers the text's shape.
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.keepsRevisions = revisions
+        filter.revisionsByPlace = revisions && standalone
+        filter.overridesByPlace = standalone
+        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in
+            guard at < input.count else { return 0 }
+            let n = min(buffer.count, input.count - at)
+            input.copyBytes(to: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]), from: input.startIndex + at ..< input.startIndex + at + n)
+            return n
+        }
         let scan = input.withUnsafeBytes { raw in
             guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feedAll(raw) }
             // The scan split (or not) up to the checkpoint is the sequential one there.
@@ -50,22 +65,25 @@ public enum ICalReader {
         }
         note(scan, file, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: file) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let kept = filter.finish() else {
+        guard let kept = try filter.finish(reading: reading) else {
             diagnostics?.note("\(file): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(input, file: file)
         }
         var result = try parse(kept, file: file, whole: { input })
-        result.skippedRevisions = filter.skippedRevisions
+        result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
     }
 
     /// Streams a calendar file through the pre-filter in pieces, so that a large file
     /// is never whole in memory; only what may reach `window` is kept and parsed.
     /// `diagnostics` takes a `-v` note of what the pre-filter did.
-    public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics? = nil) throws -> ICalCalendar {
+    /// `standalone`: as for `read(_:file:window:revisions:standalone:)`.
+    public static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics? = nil,
+                            standalone: Bool = false) throws -> ICalCalendar {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        return try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer)
+        return try read(contentsOf: path, window: window, diagnostics: diagnostics, buffer: buffer, shells: nil,
+                        splitFrom: SplitScan.threshold, standalone: standalone)
     }
 
     /// The size of the pieces `read(contentsOf:)` reads a file in (halved for a scan in
@@ -85,19 +103,25 @@ public enum ICalReader {
 
     /// The file is scanned in two parts on two threads when it has `splitFrom` bytes or more.
     package static func read(contentsOf path: String, window: TimeWindow, diagnostics: Diagnostics?,
-                     buffer: UnsafeMutableRawBufferPointer, shells: ParseCache?, splitFrom: Int) throws -> ICalCalendar {
+                     buffer: UnsafeMutableRawBufferPointer, shells: ParseCache?, splitFrom: Int,
+                     standalone: Bool = false) throws -> ICalCalendar {
         let input = try InputFile.open(path, accepting: .regularFiles)
         // One scan: the pre-filter's line loop also gathers the file's shape.
         var filter = ICalPreFilter(window: window, shape: InputShape())
+        (filter.revisionsByPlace, filter.overridesByPlace) = (standalone, standalone)
         note(try filter.feedAll(input, buffer: buffer, splitFrom: splitFrom), path, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
-        guard let kept = filter.finish() else {
+        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
+        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        guard let kept = try filter.finish(reading: reading) else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
             diagnostics?.note("\(path): full parse (the pre-filter cannot bound what reaches the window)")
             return try parse(try wholeFile(path), file: path)
         }
         diagnostics?.note("\(path): the pre-filter kept \(kept.count) of \(input.status.size) bytes for libical")
+        // What the scan of a large file freed, handed back before libical parses what it kept.
+        if standalone && input.status.size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         var result: ICalCalendar
         if let shells, let known = shells[kept] {
             result = known
@@ -105,8 +129,18 @@ public enum ICalReader {
             result = try parse(kept, file: path, whole: { try wholeFile(path) })
             shells?.keep(result, for: kept)
         }
-        result.skippedRevisions = filter.skippedRevisions
+        result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
+    }
+
+    /// What the read keeps of the dropped events' revisions: all of them, or, for a file
+    /// read `standalone`, those of the UIDs of `result`'s events, read again through `read`
+    /// where the scan recorded only their place (`RevisionsByPlace`).
+    static func skipped(_ filter: ICalPreFilter, _ result: ICalCalendar,
+                                read: (Int, UnsafeMutableRawBufferPointer) throws -> Int) throws -> ICalSkippedRevisions {
+        guard filter.revisionsByPlace else { return filter.skippedRevisions }
+        let uids = ICalSkippedRevisions.UIDs(Set(result.events.compactMap(\.uid)))
+        return try RevisionsByPlace.revisions(of: uids, in: filter, reading: read)
     }
 
     /// The `-v` note of a scan in two parts.
@@ -182,8 +216,12 @@ public enum ICalReader {
         for vcal in vcalendars {
             readCalendarProperties(vcal, into: &result)
             let answering = events?.answering ?? ICalWalk.answers(vcal)
-            for event in events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:)) {
-                answering ? result.answers.append(event) : result.events.append(event)
+            // Taken whole, not appended one by one (a large kept text's events, copied as the array grew).
+            let read = events?.events ?? ICalWalk.children(of: vcal, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
+            if answering {
+                if result.answers.isEmpty { result.answers = read } else { result.answers += read }
+            } else {
+                if result.events.isEmpty { result.events = read } else { result.events += read }
             }
         }
         result.events += looseEvents.map(ICalEventReader.event(from:))

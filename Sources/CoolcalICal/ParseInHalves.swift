@@ -6,6 +6,11 @@ import Foundation
 enum ParseInHalves {
     /// From this many bytes on, a checked text is parsed in two halves, one per core.
     static let from = 256 << 10
+    /// About the most bytes of VEVENTs one libical parse takes: each half is parsed in
+    /// slices of this size, one after the other, each slice's tree freed once its events
+    /// are read, so that libical's trees (some 12 times their text) stay a few MB however
+    /// much of a large file is kept (issue #48: 25 MB for the 2 MB kept of 1M events).
+    static let sliceBytes = 64 << 10
 
     /// What `halves` gives: the first half's tree (its head: the calendar's
     /// properties and zones, which the second half repeats) and the events of both
@@ -17,23 +22,24 @@ enum ParseInHalves {
     }
 
     /// `text` parsed by libical in two halves on two threads, each the text's head
-    /// (all before its first VEVENT) with half of its VEVENTs and its end, and each
-    /// half's events read on its thread. nil — the caller parses the text whole, which
+    /// (all before its first VEVENT) with half of its VEVENTs and its end (in slices of
+    /// about `sliceBytes` of VEVENTs, each with the head and the end), and each half's
+    /// events read on its thread. nil — the caller parses the text whole, which
     /// also says what is wrong with it — when it is shorter than `from`,
     /// is not one VCALENDAR whose VEVENTs follow all else in it (`HalvesCut`), or a half
     /// does not parse as one VCALENDAR.
     static func halves(_ text: Data, file: String) -> Halves? {
         guard text.count >= from else { return nil }
-        guard let parts = text.withUnsafeBytes({ raw -> [Data]? in
-            guard let cut = HalvesCut(raw) else { return nil }
-            return [Data(raw[..<cut.middle]) + Data(raw[cut.end...]), Data(raw[..<cut.events]) + Data(raw[cut.middle...])]
-        }) else { return nil }
-        let work = HalfParses(parts: parts, file: file)
+        guard let cut = text.withUnsafeBytes({ HalvesCut($0) }) else { return nil }
+        let work = HalfParses(text: text, cut: cut, file: file)
         defer { work.free() }
         DispatchQueue.concurrentPerform(iterations: 2) { work.parse($0) }
         guard let first = work.slots[0], let second = work.slots[1], let head = first.root,
               first.answering == second.answering else { return nil }
-        return Halves(head: head, events: first.events + second.events, answering: first.answering)
+        var events = first.events
+        events.reserveCapacity(first.events.count + second.events.count)
+        events += second.events
+        return Halves(head: head, events: events, answering: first.answering)
     }
 }
 
@@ -47,13 +53,19 @@ private final class HalfParses: @unchecked Sendable {
         let answering: Bool
     }
 
-    let parts: [Data]
+    let text: Data
+    let cut: HalvesCut
+    /// Each half's slices of VEVENTs.
+    let slices: [[Range<Int>]]
     let file: String
     /// One slot a thread: written by that thread only.
     let slots = UnsafeMutableBufferPointer<Parsed?>.allocate(capacity: 2)
 
-    init(parts: [Data], file: String) {
-        self.parts = parts
+    init(text: Data, cut: HalvesCut, file: String) {
+        self.text = text
+        self.cut = cut
+        slices = [cut.slices(cut.events..<cut.middle, most: ParseInHalves.sliceBytes),
+                  cut.slices(cut.middle..<cut.end, most: ParseInHalves.sliceBytes)]
         self.file = file
         slots.initialize(repeating: nil)
     }
@@ -63,12 +75,24 @@ private final class HalfParses: @unchecked Sendable {
         slots.deallocate()
     }
 
+    /// Half `i`, slice by slice: the first half's first tree is kept (the calendar's head),
+    /// every other one freed once its events are read.
     func parse(_ i: Int) {
-        guard let root = try? OwnedComponent.checked(parts[i], file: file),
-              icalcomponent_isa(root.pointer) == ICAL_VCALENDAR_COMPONENT else { return }
-        let answering = ICalWalk.answers(root.pointer)
-        let events = ICalWalk.children(of: root.pointer, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
-        slots[i] = Parsed(root: i == 0 ? root : nil, events: events, answering: answering)
+        var head: OwnedComponent?, events: [ICalEvent] = [], answering: Bool?
+        if let first = slices[i].first, let last = slices[i].last {
+            events.reserveCapacity(cut.starts.count { $0 >= first.lowerBound && $0 < last.upperBound })
+        }
+        for (k, slice) in slices[i].enumerated() {
+            let part = text.withUnsafeBytes { raw in Data(raw[..<cut.events]) + Data(raw[slice]) + Data(raw[cut.end...]) }
+            guard let root = try? OwnedComponent.checked(part, file: file),
+                  icalcomponent_isa(root.pointer) == ICAL_VCALENDAR_COMPONENT else { return }
+            let answers = ICalWalk.answers(root.pointer)
+            guard answering == nil || answering == answers else { return }
+            answering = answers
+            events += ICalWalk.children(of: root.pointer, kind: ICAL_VEVENT_COMPONENT).map(ICalEventReader.event(from:))
+            if i == 0 && k == 0 { head = root }
+        }
+        slots[i] = Parsed(root: head, events: events, answering: answering ?? false)
     }
 }
 
@@ -81,6 +105,21 @@ struct HalvesCut {
     let events: Int
     let middle: Int
     let end: Int
+    /// Where each VEVENT starts.
+    let starts: [Int]
+
+    /// `range` (from an event's start to another's or the end) in slices that start at
+    /// events, each ending at the first event start `most` bytes or more past its own.
+    func slices(_ range: Range<Int>, most: Int) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var low = range.lowerBound
+        for s in starts where s > low && s < range.upperBound && s - low >= most {
+            found.append(low..<s)
+            low = s
+        }
+        found.append(low..<range.upperBound)
+        return found
+    }
 
     init?(_ raw: UnsafeRawBufferPointer) {
         guard let base = raw.baseAddress else { return nil }
@@ -126,6 +165,6 @@ struct HalvesCut {
         guard let firstEvent, let end, eventStarts.count >= 2 else { return nil }
         let half = firstEvent + (end - firstEvent) / 2
         guard let middle = eventStarts.first(where: { $0 >= half }) ?? eventStarts.last, middle > firstEvent else { return nil }
-        (events, self.middle, self.end) = (firstEvent, middle, end)
+        (events, self.middle, self.end, starts) = (firstEvent, middle, end, eventStarts)
     }
 }

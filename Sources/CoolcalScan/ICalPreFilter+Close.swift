@@ -11,6 +11,8 @@ extension ICalPreFilter {
         var copy = self
         copy.kept = kept.withoutKeptEvents()
         copy.overrides.held = []
+        // (A read-back finishes without reading the text again.)
+        copy.overridesByPlace = false
         return copy
     }
 
@@ -24,22 +26,38 @@ extension ICalPreFilter {
             // names a date (Exchange), whose instance is in `--tz`.
             if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
                let revision = b.revision(staged: skippedRevisions), let revision {
-                overrides.held.append((kept.out.count, kept.takeBlock(), uid, rid.seconds, ICalPreFilter.margin, revision))
+                let at = kept.out.count
+                if overridesByPlace {
+                    kept.dropBlock()
+                    overrides.held.append((at, .place(b.at..<b.end), uid, rid.seconds, ICalPreFilter.margin, revision))
+                } else {
+                    overrides.held.append((at, .bytes(kept.takeBlock()), uid, rid.seconds, ICalPreFilter.margin, revision))
+                }
             } else {
                 kept.keepBlock()
             }
             return
         }
-        if let uid { overrides.masters.append((uid, b.lengthBound)) }
-        if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
+        var record = uid.map { SeenEvents.Record(hash: $0, isMaster: true, length: b.lengthBound, droppedAt: nil) }
+        if rereading {
+            RevisionsByPlace.reread(b, into: &self)
+        } else if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
             if b.uidLines == 1, keepsRevisions {
-                skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
-                                              lastModified: b.revision.lastModified)
+                if revisionsByPlace, skippedRevisions.stagedIsASCII() {
+                    // Where it starts, to be read again if its UID is asked for.
+                    let hash = uid ?? skippedRevisions.stagedHash()
+                    record = SeenEvents.Record(hash: hash, isMaster: uid != nil, length: b.lengthBound, droppedAt: b.at)
+                    skippedRevisions.unstage()
+                } else {
+                    skippedRevisions.commitStaged(hash: b.uid, sequence: b.revision.sequence ?? 0, stamp: b.revision.stamp,
+                                                  lastModified: b.revision.lastModified)
+                }
             }
             kept.dropBlock()
         } else {
             kept.keepBlock()
         }
+        if let record { overrides.seen.append(record) }
     }
 
     /// Whether a simple master that reaches a window with the margin misses every window

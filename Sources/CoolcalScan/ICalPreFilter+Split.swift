@@ -49,7 +49,7 @@ extension ICalPreFilter {
         let parts = (first: SplitPart(self), second: SplitPart(startedAtCut()))
         SplitScan.both({ parts.first.filter.feed(UnsafeRawBufferPointer(rebasing: text[..<cut])) },
                   { parts.second.filter.feed(UnsafeRawBufferPointer(rebasing: text[cut...])) })
-        self = parts.first.filter
+        swap(&self, &parts.first.filter) // (not a copy: the part would share, and a write copy, what it holds)
         let folded = cut < text.count && (text[cut] == 0x20 || text[cut] == 0x09)
         guard isAtAssumedCut(folded: folded), zones.allow(parts.second.filter.zones) else {
             feed(UnsafeRawBufferPointer(rebasing: text[cut...]))
@@ -88,7 +88,7 @@ extension ICalPreFilter {
         SplitScan.both({ parts.first.read(input, from: 0, to: cut, into: halves.0) },
                   { parts.second.read(input, from: cut, to: nil, into: halves.1) })
         if let error = parts.first.error ?? parts.second.error { throw error }
-        self = parts.first.filter
+        swap(&self, &parts.first.filter) // (not a copy: the part would share, and a write copy, what it holds)
         // A file that shrank under the first part: it goes on from where it stopped.
         let reached = parts.first.end
         let folded = parts.second.firstByte == 0x20 || parts.second.firstByte == 0x09
@@ -137,6 +137,7 @@ extension ICalPreFilter {
         (later.previousWasTimeLine, later.previousWasUID, later.previousWasMarker, later.previousNameOpen) = (false, false, false, false)
         later.shape = shape.map { _ in .assumedAtCut }
         later.zones = ScanZones()
+        later.fed = 0
         return later
     }
 
@@ -151,15 +152,17 @@ extension ICalPreFilter {
 
     /// Takes on what `later` (from `startedAtCut`) read from the cut on, as if read here:
     /// kept bytes, held overrides (shifted), masters and revisions after these; flags or-ed.
+    /// (`later` counted the bytes it was fed from 0: they come after the `fed` here.)
     package mutating func append(_ later: ICalPreFilter) {
         let shift = kept.out.count
         zones.join(later.zones, giveUp: &giveUp)
         kept.append(later.kept)
-        overrides.append(later.overrides, shift: shift)
+        overrides.append(later.overrides, shift: shift, textShift: fed)
         skippedRevisions += later.skippedRevisions
         var merged = later
         (merged.kept.out, merged.kept.keptEvents, merged.overrides, merged.skippedRevisions) = (kept.out, kept.keptEvents, overrides, skippedRevisions)
         merged.zones = zones
+        (merged.fed, merged.carryAt) = (fed + later.fed, fed + later.carryAt)
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
         self = merged

@@ -94,6 +94,20 @@ public struct ICalPreFilter {
             function(context, start, count)
         }
     }
+    /// True: a dropped event with an ASCII UID leaves no revision in `skippedRevisions`
+    /// but a record of where it starts (`HeldOverrides.seen`), read again for the UIDs
+    /// asked (`RevisionsByPlace`): for a file that is a calendar on its own.
+    package var revisionsByPlace = false
+    /// True in a filter reading one dropped event again, until its end (`RevisionsByPlace`).
+    package var rereading = false
+    /// True: an override held for `finish` keeps where it is in the text, not its bytes,
+    /// which `finish(reading:)` reads again for the few put back.
+    package var overridesByPlace = false
+    /// The bytes fed so far; where the current piece starts, less its address; where the
+    /// carried line starts. (A split scan's second part counts from the cut.)
+    package var fed = 0
+    var pieceBias = 0
+    var carryAt = 0
 
     /// True when the physical line before a continuation ended inside a property name.
     package var previousNameOpen = false
@@ -163,6 +177,9 @@ public struct ICalPreFilter {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count > 0 else { return }
         shape?.seeChunk(UnsafeRawPointer(base), chunk)
+        let start = fed
+        fed += chunk.count
+        pieceBias = start - Int(bitPattern: base)
         var pos = 0
         if !carry.isEmpty {
             guard let nl = memchr(base, 0x0A, chunk.count) else {
@@ -176,9 +193,9 @@ public struct ICalPreFilter {
             let line = carry
             carry.removeAll(keepingCapacity: true)
             line.withUnsafeBufferPointer { all in
-                guard let start = all.baseAddress else { return }
-                lineObserver?(start, all.count)
-                handle(start, all.count)
+                guard let first = all.baseAddress else { return }
+                lineObserver?(first, all.count)
+                handle(first, all.count)
             }
             pos = end
         }
@@ -194,6 +211,7 @@ public struct ICalPreFilter {
                 shape?.addLines(lines)
                 lines = 0
                 shape?.segment(base, pos, chunk.count, endsLine: false)
+                carryAt = start + pos
                 carry.append(contentsOf: UnsafeBufferPointer(start: base + pos, count: chunk.count - pos))
                 break
             }
@@ -219,13 +237,20 @@ public struct ICalPreFilter {
 
     /// Everything kept, in the original order; nil when the file must be parsed whole.
     public mutating func finish() -> Data? {
+        (try? finish(reading: nil)) ?? nil
+    }
+
+    /// `finish()`, the held overrides put back read again through `read` (the scanned
+    /// text's bytes from an offset; 0 at its end) where they were held by place
+    /// (`overridesByPlace`); nil also when the text no longer holds them (it changed since).
+    package mutating func finish(reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)?) throws -> Data? {
         if !carry.isEmpty {
             let line = carry
             carry = []
             line.withUnsafeBufferPointer { all in
-                guard let start = all.baseAddress else { return }
-                lineObserver?(start, all.count)
-                handle(start, all.count)
+                guard let first = all.baseAddress else { return }
+                lineObserver?(first, all.count)
+                handle(first, all.count)
             }
         }
         kept.out += kept.pending
@@ -236,8 +261,11 @@ public struct ICalPreFilter {
             zones.end(giveUp: &giveUp)
         }
         if giveUp || !completedTopLevel { return nil }
-        let merged = overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions, keepsRevisions: keepsRevisions)
+        guard let merged = try overrides.merged(into: kept.out, windows: windows, skipped: &skippedRevisions,
+                                                keepsRevisions: keepsRevisions, reading: read) else { return nil }
         skippedRevisions.index()
+        // All that is kept is returned: its pieces are let go (libical parses it next).
+        (kept.out, overrides.held) = ([], [])
         return Data(merged)
     }
 
@@ -305,6 +333,7 @@ public struct ICalPreFilter {
             if marker.calendar && !stack.isEmpty { giveUp = true }
             if stack.count == 1 && stack[0] == ScanLine.vcalendar && name == ScanLine.vevent && !open {
                 current = ScanBlock()
+                current.at = inPiece ? pieceBias + Int(bitPattern: p) : carryAt
                 blockOpen = true
                 if inPiece { kept.blockStart = p }
             } else if open {
@@ -321,6 +350,7 @@ public struct ICalPreFilter {
                     if name == ScanLine.vevent, stack.last == ScanLine.vevent {
                         var b = ScanBlock()
                         swap(&b, &current)
+                        b.end = (inPiece ? pieceBias + Int(bitPattern: p) : carryAt) + full
                         close(b)
                     } else {
                         abandon()

@@ -30,6 +30,9 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
     /// How many revisions are held.
     public var count: Int { earlier.reduce(current.count) { $0 + $1.count } }
 
+    /// The bytes its storage takes (capacities): what the scan holds for the revisions.
+    package var memoryFootprint: Int { earlier.reduce(current.memoryFootprint) { $0 + $1.memoryFootprint } }
+
     /// Every revision, in the order added (each one built: for tests and small files).
     public var all: [ICalRevision] { (earlier + [current]).flatMap(\.all) }
 
@@ -68,8 +71,8 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
 
     /// UIDs to look up: the strings, and the hashes of the ASCII forms they equal.
     public struct UIDs: Sendable {
-        fileprivate var strings: Set<String>
-        fileprivate var hashes: Set<UInt64> = []
+        var strings: Set<String>
+        var hashes: Set<UInt64> = []
 
         /// The UIDs to look up.
         public init(_ uids: Set<String>) {
@@ -99,6 +102,12 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
 
     /// The staged UID as a string (when `stagedIsPlain`).
     package func stagedText() -> String { current.stagedText() }
+
+    /// Whether the staged UID's bytes are all ASCII.
+    package func stagedIsASCII() -> Bool { current.stagedIsASCII() }
+
+    /// `ScanLine.nameHash` of the staged UID (unmarked).
+    package func stagedHash() -> UInt64 { current.stagedHash() }
 
     /// Keeps the staged UID with its revision; `hash`, when known, is `hash` of the bytes.
     package mutating func commitStaged(hash known: UInt64?, sequence: Int, stamp: Int64?, lastModified: Int64?) {
@@ -155,6 +164,11 @@ private struct Part: Sendable {
     var count: Int { entries.count }
 
     var all: [ICalRevision] { entries.indices.map { revision(at: $0) } }
+
+    var memoryFootprint: Int {
+        arena.capacity + entries.capacity * MemoryLayout<Entry>.stride + (buckets.capacity + nonASCII.capacity) * 4
+            + recurrenceIDs.capacity * MemoryLayout<ICalTime>.stride
+    }
 
     mutating func append(_ r: ICalRevision) {
         unstage()
@@ -215,6 +229,16 @@ private struct Part: Sendable {
         }
         guard high >= 0x80 else { return true }
         return arena[committed...].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
+    }
+
+    func stagedIsASCII() -> Bool {
+        arena[committed...].allSatisfy { $0 < 0x80 }
+    }
+
+    func stagedHash() -> UInt64 {
+        arena[committed...].withUnsafeBufferPointer { b in
+            b.baseAddress.map { ScanLine.nameHash($0, b.count) } ?? 0xCBF2_9CE4_8422_2325
+        }
     }
 
     func stagedText() -> String {

@@ -16,6 +16,10 @@ package struct ScanBlock {
     /// The RECURRENCE-ID's TZID, as written (plain parameters only).
     package var recurrenceTZID: String?
     package var revision = RevisionLines()
+    /// Where its BEGIN:VEVENT line starts in the text (`ICalPreFilter.fed`).
+    package var at = 0
+    /// Where its END:VEVENT line ends (set when it is closed).
+    package var end = 0
 
     /// How long the first instance can be, widened; nil when unknown.
     package var lengthBound: Int64? {

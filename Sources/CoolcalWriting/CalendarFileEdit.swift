@@ -88,7 +88,7 @@ package final class CalendarFileEdit {
             if !expecting.isEmpty { search = BackgroundTask { CalendarText.candidateBlocks(in: bytes, for: expecting) } }
         }
         var checkpoint: ScanCheckpoint?
-        calendar = try ICalReader.read(bytes, file: file, windows: windows, diagnostics: diagnostics,
+        calendar = try ICalReader.read(bytes, file: file, windows: windows, standalone: true, diagnostics: diagnostics,
                                        checkpoint: { checkpoint = $0; startBeside() })
         // (No checkpoint: no END:VCALENDAR line, or no window.)
         startBeside()

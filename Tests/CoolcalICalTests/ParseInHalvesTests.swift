@@ -52,6 +52,25 @@ import Testing
         #expect(inHalves.events.count + inHalves.answers.count == 3_000)
     }
 
+    /// Each half is parsed in slices of about `sliceBytes` of events (libical's trees of
+    /// one slice at a time): they cover the half, start at events, and stop at the first
+    /// event past `sliceBytes`.
+    @Test func eachHalfIsParsedInSlicesOfEvents() throws {
+        let text = Self.text(events: 3_000)
+        let cut = try #require(text.withUnsafeBytes { HalvesCut($0) })
+        for half in [cut.events..<cut.middle, cut.middle..<cut.end] {
+            let slices = cut.slices(half, most: ParseInHalves.sliceBytes)
+            #expect(slices.count >= half.count / ParseInHalves.sliceBytes)
+            #expect(slices.first?.lowerBound == half.lowerBound && slices.last?.upperBound == half.upperBound)
+            for (a, b) in zip(slices, slices.dropFirst()) { #expect(a.upperBound == b.lowerBound) }
+            for slice in slices {
+                #expect(cut.starts.contains(slice.lowerBound))
+                let inside = cut.starts.filter { $0 > slice.lowerBound && $0 < slice.upperBound }
+                #expect(inside.allSatisfy { $0 - slice.lowerBound < ParseInHalves.sliceBytes })
+            }
+        }
+    }
+
     @Test func theCutIsAtAnEventNearTheMiddle() throws {
         let text = Self.text(events: 3_000)
         let cut = try #require(text.withUnsafeBytes { HalvesCut($0) })
