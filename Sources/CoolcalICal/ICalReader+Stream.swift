@@ -24,7 +24,7 @@ extension ICalReader {
     /// when the pre-filter cannot bound what reaches the windows (the caller reads it whole).
     package static func read(streaming input: OpenInput, size: Int, file: String, windows: [TimeWindow], checkpointAt: Int?,
                              diagnostics: Diagnostics?, observe: (UnsafeRawBufferPointer) -> Void,
-                             lines: ICalPreFilter.LineObserver) throws -> Streamed? {
+                             lines: ScanLineObserver) throws -> Streamed? {
         var filter = ICalPreFilter(windows: windows, shape: InputShape())
         filter.lineObserver = lines
         // A calendar on its own: a few bytes per dropped event, read again by place.

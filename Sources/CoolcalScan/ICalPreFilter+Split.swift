@@ -106,23 +106,6 @@ extension ICalPreFilter {
     }
 }
 
-extension ICalPreFilter {
-    /// What the scan of `data` for `window` ends with — the kept text (nil: parse whole),
-    /// the revisions dropped, the shape's refusal (or whether there is text) — scanned
-    /// in one part (`cut` nil) or two cut at `cut`: for the `FuzzPreFilter` harness.
-    public static func outcome(_ data: Data, window: TimeWindow, cut: Int?) -> (kept: Data?, skipped: [ICalRevision], shape: String) {
-        var filter = ICalPreFilter(window: window, shape: InputShape())
-        data.withUnsafeBytes { raw in
-            if let cut { _ = filter.feedAll(raw, cut: min(max(cut, 0), raw.count)) } else { filter.feed(raw) }
-        }
-        // As `check(file: "fuzz.ics")` (CoolcalICal) returns or throws it.
-        let checked = filter.shape ?? InputShape()
-        let shape = checked.refusal.map { "refused: fuzz.ics: \($0)" } ?? "text: \(checked.sawText)"
-        let kept = filter.finish()
-        return (kept, filter.skippedRevisions.all, shape)
-    }
-}
-
 /// The scan's state at a cut: how the second part starts, how the first part's end is
 /// compared with that start, and how the two are joined. (The state these read and
 /// write is internal to the module for this, not private to `ICalPreFilter.swift`.)

@@ -72,28 +72,10 @@ public struct ICalPreFilter {
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     package var keepsRevisions = true
-    /// Shown each physical line fed, whole (its LF included, when it has one), in order:
-    /// an edit's streamed read finds the blocks it needs in the scan's own pass over the
-    /// lines (`StreamedCalendarRead`), not in a second one. A C function and its context,
-    /// not a closure: calling a closure retained and released its context on every line.
-    package var lineObserver: LineObserver?
+    /// Shown each line fed, whole, in order: an edit's streamed read finds its blocks in
+    /// this pass over the lines (`StreamedCalendarRead`), not in a second one.
+    package var lineObserver: ScanLineObserver?
 
-    /// `lineObserver`: called with `context`, a line's start and its length.
-    package struct LineObserver {
-        package let function: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UInt8>, Int) -> Void
-        package let context: UnsafeMutableRawPointer
-
-        package init(_ function: @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UInt8>, Int) -> Void,
-                     context: UnsafeMutableRawPointer) {
-            self.function = function
-            self.context = context
-        }
-
-        @inline(__always)
-        func callAsFunction(_ start: UnsafePointer<UInt8>, _ count: Int) {
-            function(context, start, count)
-        }
-    }
     /// True: a dropped event with an ASCII UID leaves no revision in `skippedRevisions`
     /// but a record of where it starts (`HeldOverrides.seen`), read again for the UIDs
     /// asked (`RevisionsByPlace`): for a file that is a calendar on its own.
@@ -117,10 +99,8 @@ public struct ICalPreFilter {
     /// Set when an END closed a top-level component. Without one libical's parse is
     /// empty and the error message is computed from the text itself: judge nothing.
     package var completedTopLevel = false
-
     /// The file's top-level VTIMEZONEs as read so far, and the zones that bounded events.
     package var zones = ScanZones()
-
     /// When set, what `ICalReader` checks of the file's shape, gathered from the lines as
     /// this scan finds them (one scan of the bytes for both).
     package var shape: InputShape?
@@ -158,19 +138,6 @@ public struct ICalPreFilter {
         copy.keepsRevisions = false
         copy.skippedRevisions = []
         return copy
-    }
-
-    /// Filters a whole calendar in memory (the input itself when it cannot be judged).
-    public static func filter(_ data: Data, window: TimeWindow) -> Data {
-        filterKeepingRevisions(data, window: window).kept
-    }
-
-    /// `filter`, and the revisions of the events it dropped.
-    public static func filterKeepingRevisions(_ data: Data, window: TimeWindow) -> (kept: Data, skipped: ICalSkippedRevisions) {
-        var filter = ICalPreFilter(window: window)
-        data.withUnsafeBytes { filter.feed($0) }
-        guard let kept = filter.finish() else { return (data, []) }
-        return (kept, filter.skippedRevisions)
     }
 
     /// Takes the next piece of the file; lines may be cut anywhere.

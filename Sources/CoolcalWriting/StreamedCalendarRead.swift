@@ -42,7 +42,7 @@ struct StreamedCalendarRead {
         defer { lines.deinitialize(count: 1); lines.deallocate() }
         guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
                                                  diagnostics: diagnostics, observe: { pieces.feed($0) },
-                                                 lines: ICalPreFilter.LineObserver({ context, start, count in
+                                                 lines: ScanLineObserver({ context, start, count in
                                                      context.assumingMemoryBound(to: Lines.self).pointee.see(start, count)
                                                  }, context: UnsafeMutableRawPointer(lines))) else { return nil }
         guard let backing = SparseFile(input: input, count: size, scanned: pieces.checksum, diagnostics: diagnostics) else { return nil }

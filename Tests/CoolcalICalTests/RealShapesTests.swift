@@ -33,7 +33,7 @@ import Testing
 
     func dropped(_ text: String, _ from: String, _ to: String, _ marker: String) throws -> Bool {
         let window = TimeWindow(start: try utc(from), end: try utc(to))
-        return !String(decoding: ICalPreFilter.filter(Data(text.utf8), window: window), as: UTF8.self).contains(marker)
+        return !String(decoding: PreFilterRun.filter(Data(text.utf8), window: window), as: UTF8.self).contains(marker)
     }
 
     // MARK: 2. Revisions

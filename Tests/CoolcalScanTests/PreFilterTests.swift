@@ -119,7 +119,7 @@ import Testing
             #expect(full.0 == fast.0, "window \(window)")
             #expect(full.1 == fast.1, "warnings in window \(window)")
             compared += full.0.count
-            dropped += text.utf8.count - ICalPreFilter.filter(Data(text.utf8), window: window).count
+            dropped += text.utf8.count - PreFilterRun.filter(Data(text.utf8), window: window).count
         }
         #expect(compared > 100, "the windows saw real events")
         // With RANGE=THISANDFUTURE (seed 3) the filter gives up and drops nothing.
@@ -162,7 +162,7 @@ import Testing
         for _ in 0..<6 {
             let start = 1_672_531_200 + Int64.random(in: 0..<(800 * 86_400), using: &rng)
             let window = TimeWindow(start: start, end: start + 5 * 86_400)
-            let whole = ICalPreFilter.filter(data, window: window)
+            let whole = PreFilterRun.filter(data, window: window)
             var filter = ICalPreFilter(window: window)
             var at = 0
             data.withUnsafeBytes { raw in
@@ -271,7 +271,7 @@ import Testing
     ])
     func fuzzFoundShapes(_ text: String) throws {
         let window = TimeWindow(start: try utc("2020-01-15T00:00:00Z"), end: try utc("2020-01-16T00:00:00Z"))
-        #expect(ICalPreFilter.filter(Data(text.utf8), window: window) == Data(text.utf8))
+        #expect(PreFilterRun.filter(Data(text.utf8), window: window) == Data(text.utf8))
         expectContract(text, window)
     }
 
@@ -298,7 +298,7 @@ import Testing
             + "TZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n" + old
             + "BEGIN:VEVENT\r\nUID:in\r\nDTSTART;TZID=Custom:20200115T100000\r\nDURATION:PT1H\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let window = TimeWindow(start: try utc("2020-01-15T00:00:00Z"), end: try utc("2020-01-16T00:00:00Z"))
-        let kept = String(decoding: ICalPreFilter.filter(Data(text.utf8), window: window), as: UTF8.self)
+        let kept = String(decoding: PreFilterRun.filter(Data(text.utf8), window: window), as: UTF8.self)
         #expect(kept.contains("UID:old"))
         expectContract(text, window)
     }
@@ -328,7 +328,7 @@ import Testing
             + "DTEND:20100101T010000Z\r\nRRULE:FREQ=YEARLY;COUNT=99999999;INTERVAL=99999\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         let window = TimeWindow(start: 1_660_953_600, end: 1_661_040_000)
         for rule in ["FREQ=YEARLY", "FREQ=MONTHLY"] {
-            _ = ICalPreFilter.filter(Data(text.replacingOccurrences(of: "FREQ=YEARLY", with: rule).utf8), window: window)
+            _ = PreFilterRun.filter(Data(text.replacingOccurrences(of: "FREQ=YEARLY", with: rule).utf8), window: window)
         }
         let full = try occurrences(text, window, filtered: false)
         #expect(try occurrences(text, window, filtered: true).0 == full.0)
@@ -349,12 +349,12 @@ import Testing
         let dropped = "BEGIN:VEVENT\r\nUID:z\r\nDTSTART:20200101T000000Z\r\nDURATION:PT1H\r\nEND:VEVENT\r\n"
             + "BEGIN:VEVENT\r\nUID:y\r\nDTSTART:20231108T220000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\n"
         let text = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + "END:VCALENDAR\r\n"
-        let out = String(decoding: ICalPreFilter.filter(Data(text.utf8), window: window), as: UTF8.self)
+        let out = String(decoding: PreFilterRun.filter(Data(text.utf8), window: window), as: UTF8.self)
         #expect(out == "BEGIN:VCALENDAR\r\n" + kept.joined() + "END:VCALENDAR\r\n")
         // Badly nested anywhere: libical's recovery depends on the neighbours, so nothing is dropped.
         let broken = "BEGIN:VEVENT\r\nUID:e\r\nDTSTART:20200101T000000Z\r\nBEGIN:VALARM\r\nEND:VEVENT\r\n"
         let bad = "BEGIN:VCALENDAR\r\n" + kept.joined() + dropped + broken + dropped + "END:VCALENDAR\r\n"
-        #expect(ICalPreFilter.filter(Data(bad.utf8), window: window) == Data(bad.utf8))
+        #expect(PreFilterRun.filter(Data(bad.utf8), window: window) == Data(bad.utf8))
     }
 
     @Test func truncatedFilesStayErrors() {

@@ -36,7 +36,7 @@ import Testing
             Self.event(uid: "a@t", sequence: 3, inWindow: false, summary: "A out"),
             Self.event(uid: "b@t", sequence: 0, inWindow: true, summary: "B in"),
             "BEGIN:VEVENT\r\nUID:c@\r\n t\r\nLAST-MODIFIED:20220102T000000Z\r\nDTSTART:20220825T150000Z\r\nEND:VEVENT\r\n")
-        let (kept, skipped) = ICalPreFilter.filterKeepingRevisions(Data(text.utf8), window: Self.window)
+        let (kept, skipped) = PreFilterRun.filterKeepingRevisions(Data(text.utf8), window: Self.window)
         #expect(String(decoding: kept, as: UTF8.self).contains("B in"))
         #expect(!String(decoding: kept, as: UTF8.self).contains("A out"))
         // The folded UID is joined; a dropped event's revision has no RECURRENCE-ID.
@@ -61,7 +61,7 @@ import Testing
         let uid = "réunion-ü@exemple.fr"
         let text = Self.calendar(Self.event(uid: uid, sequence: 0, inWindow: true, summary: "old"),
                                  Self.event(uid: uid, sequence: 5, inWindow: false, summary: "new"))
-        let (_, skipped) = ICalPreFilter.filterKeepingRevisions(Data(text.utf8), window: Self.window)
+        let (_, skipped) = PreFilterRun.filterKeepingRevisions(Data(text.utf8), window: Self.window)
         #expect(skipped.all == [Self.revision(uid, 5)])
         #expect(try current(text).isEmpty)
         // Swift compares strings by canonical equivalence: an e and a combining acute
@@ -82,12 +82,12 @@ import Testing
         let head = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:".utf8)
         let tail = Array("\r\nDTSTART:20220825T150000Z\r\nSUMMARY:odd\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
         for uid: [UInt8] in [[0x61, 0xC3, 0x28], [0x61, 0xE9, 0x62], [0x61, 0x5C, 0x2C], [0x61, 0x20], [0x61, 0x7F], [0x61, 0x01]] {
-            let (kept, skipped) = ICalPreFilter.filterKeepingRevisions(Data(head + uid + tail), window: Self.window)
+            let (kept, skipped) = PreFilterRun.filterKeepingRevisions(Data(head + uid + tail), window: Self.window)
             #expect(String(decoding: kept, as: UTF8.self).contains("SUMMARY:odd"), "\(uid)")
             #expect(skipped.isEmpty)
         }
         // Valid two-byte UTF-8 is dropped.
-        let (kept, skipped) = ICalPreFilter.filterKeepingRevisions(Data(head + [0x61, 0xC3, 0xA9] + tail), window: Self.window)
+        let (kept, skipped) = PreFilterRun.filterKeepingRevisions(Data(head + [0x61, 0xC3, 0xA9] + tail), window: Self.window)
         #expect(!String(decoding: kept, as: UTF8.self).contains("SUMMARY:odd"))
         #expect(skipped.all == [ICalRevision(uid: "a\u{E9}", recurrenceID: nil, sequence: 0, stamp: nil, lastModified: nil)])
     }

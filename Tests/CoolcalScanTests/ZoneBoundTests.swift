@@ -61,7 +61,7 @@ import Testing
     }
 
     static func keptEvents(_ text: String) -> Int? {
-        guard let kept = ICalPreFilter.outcome(Data(text.utf8), window: window, cut: nil).kept else { return nil }
+        guard let kept = PreFilterRun.outcome(Data(text.utf8), window: window, cut: nil).kept else { return nil }
         return String(decoding: kept, as: UTF8.self).components(separatedBy: "BEGIN:VEVENT").count - 1
     }
 
@@ -79,9 +79,9 @@ import Testing
     func everyCutGivesTheSequentialOutcome(_ which: Int) {
         let (name, text, _) = Self.texts[which]
         let data = Data(text.utf8)
-        let sequential = ICalPreFilter.outcome(data, window: Self.window, cut: nil)
+        let sequential = PreFilterRun.outcome(data, window: Self.window, cut: nil)
         for cut in [0] + data.indices.filter({ data[$0] == 0x0A }).map({ $0 + 1 }) {
-            let split = ICalPreFilter.outcome(data, window: Self.window, cut: cut)
+            let split = PreFilterRun.outcome(data, window: Self.window, cut: cut)
             #expect(split.kept == sequential.kept && split.skipped == sequential.skipped && split.shape == sequential.shape,
                     "\(name): cut at \(cut)")
         }

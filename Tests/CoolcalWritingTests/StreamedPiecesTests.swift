@@ -30,7 +30,7 @@ import Testing
         sink.initialize(to: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true), recordsLines: true))
         defer { sink.deinitialize(count: 1); sink.deallocate() }
         var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1))
-        filter.lineObserver = ICalPreFilter.LineObserver({ context, start, count in
+        filter.lineObserver = ScanLineObserver({ context, start, count in
             context.assumingMemoryBound(to: StreamedCalendarRead.Lines.self).pointee.see(start, count)
         }, context: UnsafeMutableRawPointer(sink))
         for piece in pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { filter.feed($0) } }

@@ -84,11 +84,11 @@ private func show(_ a: Answer, full: Answer? = nil) -> String {
 /// kept text, dropped revisions, the shape's refusal — wherever it is cut: at every line
 /// start (at most 64 of them, spread over the input) and at one offset inside a line.
 private func checkSplit(_ input: Data) {
-    let sequential = ICalPreFilter.outcome(input, window: window, cut: nil)
+    let sequential = PreFilterRun.outcome(input, window: window, cut: nil)
     var starts = [0] + input.indices.filter { input[$0] == 0x0A }.map { $0 + 1 }
     if starts.count > 64 { starts = (0..<64).map { starts[$0 * starts.count / 64] } }
     for cut in starts + [input.count / 3] {
-        let split = ICalPreFilter.outcome(input, window: window, cut: cut)
+        let split = PreFilterRun.outcome(input, window: window, cut: cut)
         if split != sequential {
             FileHandle.standardError.write(Data((
                 "FuzzPreFilter: the scan cut at byte \(cut) differs from the sequential scan\n"

@@ -56,7 +56,7 @@ import Testing
                 #expect(!full.0.contains { $0.hasPrefix(uid + " ") }, "\(lost) lost in window \(window), which holds an instance")
             }
             compared += full.0.count
-            let kept = ICalPreFilter.filter(Data(text.utf8), window: window)
+            let kept = PreFilterRun.filter(Data(text.utf8), window: window)
             dropped += text.utf8.count - kept.count
             total += text.utf8.count
         }
