@@ -8,6 +8,11 @@ import CoolcalModel
 /// pieces (`StreamedCalendarRead`), so both find the same blocks.
 struct BlockSearch {
     private let wanted: [Needles]
+    /// Each distinct UID (and marker) looked for, with the identities that look for it:
+    /// `merge` asks for each event by its UID with and without its marker, and a line
+    /// is compared with each needle once.
+    private let uids: [(bytes: [UInt8], identities: [Int])]
+    private let markers: [(bytes: [UInt8], identities: [Int])]
     private(set) var candidates: [[Range<Int>]]
     private(set) var zones: [Range<Int>] = []
     private let findsZones: Bool
@@ -20,6 +25,16 @@ struct BlockSearch {
 
     init(_ identities: [CalendarText.Identity], zones: Bool = false) {
         wanted = identities.map { Needles(uid: Array($0.uid.utf8), marker: $0.marker.map { Array($0.utf8) }) }
+        func grouped(_ keys: [[UInt8]?]) -> [(bytes: [UInt8], identities: [Int])] {
+            var groups: [(bytes: [UInt8], identities: [Int])] = []
+            for (n, key) in keys.enumerated() {
+                guard let key else { continue }
+                if let at = groups.firstIndex(where: { $0.bytes == key }) { groups[at].identities.append(n) } else { groups.append((key, [n])) }
+            }
+            return groups
+        }
+        uids = grouped(wanted.map(\.uid))
+        markers = grouped(wanted.map(\.marker))
         candidates = [[Range<Int>]](repeating: [], count: identities.count)
         findsZones = zones
     }
@@ -79,7 +94,9 @@ struct BlockSearch {
     private mutating func match(_ line: UnsafeBufferPointer<UInt8>) {
         // The line's name once, then each identity's bytes (merge asks for ten at once).
         guard let name = Needles.name(line) else { return }
-        for (n, needles) in wanted.enumerated() where needles.match(line, name) { hits.insert(n) }
+        for group in name == .uid ? uids : markers where Needles.contains(line, group.bytes) {
+            for n in group.identities { hits.insert(n) }
+        }
     }
 }
 
@@ -118,15 +135,6 @@ private struct Needles {
     let uid: [UInt8]
     let marker: [UInt8]?
 
-    /// The content line, named `name`, is a UID line containing `uid` or a marker line
-    /// containing `marker`.
-    func match(_ line: UnsafeBufferPointer<UInt8>, _ name: Name) -> Bool {
-        switch name {
-        case .uid: return Self.contains(line, uid)
-        case .marker: return marker.map { Self.contains(line, $0) } ?? false
-        }
-    }
-
     enum Name { case uid, marker }
 
     /// The line's property name when it is UID or X-COOLCAL-INVITE-ID: `UID:`/`UID;`
@@ -145,7 +153,7 @@ private struct Needles {
     }
 
     /// Whether `needle` (not empty) occurs in `line`: `memchr` for its first byte, then `memcmp`.
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+    static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         needle.withUnsafeBufferPointer { n in
             guard let h = hay.baseAddress, let nb = n.baseAddress, let first = n.first, n.count <= hay.count else { return false }
             var at = 0
