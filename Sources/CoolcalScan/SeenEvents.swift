@@ -176,21 +176,26 @@ package struct SeenEvents: Sendable {
         return n + 1
     }
 
+    /// The unsigned LEB128 number at `b[i...]` (seven bits a byte, low first); `i` past it.
+    private static func varint(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64 {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while i < b.count {
+            let byte = b[i]
+            i += 1
+            v |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return v
+    }
+
     private static func decodeDrops(_ chunk: [UInt8], _ start: inout Int, _ body: (Record) throws -> Void) rethrows {
         try chunk.withUnsafeBufferPointer { b in
             var i = 0
             while i + 4 < b.count {
                 let hash = UInt64(b[i]) | UInt64(b[i + 1]) << 8 | UInt64(b[i + 2]) << 16 | UInt64(b[i + 3]) << 24
                 i += 4
-                var v: UInt64 = 0, shift: UInt64 = 0
-                while i < b.count {
-                    let byte = b[i]
-                    i += 1
-                    v |= UInt64(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
-                start += Int(truncatingIfNeeded: v)
+                start += Int(truncatingIfNeeded: varint(b, &i))
                 try body(Record(hash: hash, isMaster: false, length: nil, droppedAt: start))
             }
         }
@@ -199,17 +204,7 @@ package struct SeenEvents: Sendable {
     private static func decode(_ chunk: [UInt8], _ start: inout Int, _ body: (Record) throws -> Void) rethrows {
         try chunk.withUnsafeBufferPointer { b in
             var i = 0
-            func varint() -> UInt64 {
-                var v: UInt64 = 0, shift: UInt64 = 0
-                while i < b.count {
-                    let byte = b[i]
-                    i += 1
-                    v |= UInt64(byte & 0x7F) << shift
-                    if byte < 0x80 { break }
-                    shift += 7
-                }
-                return v
-            }
+            func varint() -> UInt64 { Self.varint(b, &i) }
             while i < b.count {
                 let flags = b[i]
                 i += 1

@@ -9,17 +9,8 @@ import Testing
 /// CR — the one answer of the line loop that depends on a search's result alone — through
 /// the filter itself, fed whole and in small pieces.
 @Suite struct ScanBytesTests {
-    /// SplitMix64, as `PreFilterTests.Seeded`.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// SplitMix64: `PreFilterTests`' seeded generator.
+    typealias Seeded = PreFilterTests.Seeded
 
     /// Random lines of 1…70 bytes, mostly letters, with a few of `specials`.
     static func lines(_ specials: [UInt8], seed: UInt64) -> [[UInt8]] {
