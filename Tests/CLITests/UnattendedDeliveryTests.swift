@@ -139,20 +139,22 @@ import Testing
     }
 }
 
-/// Issue #29: a MIME bomb (4 MB of 40,000 nested multiparts, no invitation) costs its
+/// Issue #29: a MIME bomb (8 MB of 80,000 nested multiparts, no invitation) costs its
 /// parse once; the next run knows the message by its file name and never opens it.
 @Suite struct RememberedBombTests {
     @Test func theSecondRunDoesNotParseItAgain() throws {
         let b = try HeldMergeTests().box()
-        let parts = (0..<40_000).map { "--b\nContent-Type: multipart/mixed; boundary=c\($0)\n\n--c\($0)\nContent-Type: text/plain\n\nx\n--c\($0)--\n" }
+        let parts = (0..<80_000).map { "--b\nContent-Type: multipart/mixed; boundary=c\($0)\n\n--c\($0)\nContent-Type: text/plain\n\nx\n--c\($0)--\n" }
         try b.deliver("1.bomb", "From: a@example.org\nTo: me@example.com\nSubject: bomb\nMessage-ID: <bomb@example.org>\n"
                       + "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n" + parts.joined() + "--b--\n")
         let args = ["merge", "--me", "me@example.com", "--state", b.root + "/state", "--spool", b.maildir, b.calendar]
         let first = try Spawn.run(args)
         let second = try Spawn.run(args)
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
-        // Work, not wall clock: the second run's CPU is a fraction of the parse's.
-        #expect(second.cpuSeconds < 1 && second.cpuSeconds * 4 < first.cpuSeconds,
+        // Work, not wall clock: the second run's CPU is a fraction of the parse's. (Both
+        // include coolcal's start, ~30 ms: a bomb of 4 MB parsed in ~0.12 s made a bound
+        // of 4× fail under CI's load at 3.8×; a parse again would be 1×.)
+        #expect(second.cpuSeconds < 1 && second.cpuSeconds * 3 < first.cpuSeconds,
                 "first \(first.cpuSeconds) s, second \(second.cpuSeconds) s of CPU")
     }
 }
