@@ -111,6 +111,7 @@ enum CorpusRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        SpawnCloseFrom.add(&actions)
         // glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift: `env -C`
         // changes directory and execs coolcal in the same process.
         let argv = (["/usr/bin/env", "-C", dir.path, Binary.path] + args).map { strdup($0) } + [nil]
