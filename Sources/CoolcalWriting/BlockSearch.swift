@@ -27,9 +27,10 @@ struct BlockSearch {
         wanted = identities.map { Needles(uid: Array($0.uid.utf8), marker: $0.marker.map { Array($0.utf8) }) }
         func grouped(_ keys: [[UInt8]?]) -> [(bytes: [UInt8], identities: [Int])] {
             var groups: [(bytes: [UInt8], identities: [Int])] = []
+            var at: [[UInt8]: Int] = [:]
             for (n, key) in keys.enumerated() {
                 guard let key else { continue }
-                if let at = groups.firstIndex(where: { $0.bytes == key }) { groups[at].identities.append(n) } else { groups.append((key, [n])) }
+                if let i = at[key] { groups[i].identities.append(n) } else { at[key] = groups.count; groups.append((key, [n])) }
             }
             return groups
         }

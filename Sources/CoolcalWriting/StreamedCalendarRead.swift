@@ -31,9 +31,9 @@ struct StreamedCalendarRead {
         let size = Int(input.status.size)
         guard size > 0, !windows.isEmpty, let insertion = try lastEnd(input, size: size) else { return nil }
         // The blocks of each event the edit is about, by its UID alone as well.
-        var identities: [CalendarText.Identity] = []
+        var identities: [CalendarText.Identity] = [], seen = Set<CalendarText.Identity>()
         for identity in expecting + expecting.map({ CalendarText.Identity(uid: $0.uid, marker: nil) })
-        where !identities.contains(identity) { identities.append(identity) }
+        where seen.insert(identity).inserted { identities.append(identity) }
         var pieces = Pieces()
         // The scan's lines go to the search through a pointer: no closure over a variable
         // (its exclusivity checked at run time on every line).
@@ -89,12 +89,7 @@ struct StreamedCalendarRead {
             offset += count
         }
 
-        /// The lines seen (content, extent), when `recordsLines` (tests).
-        var seen: [(String, Range<Int>)] = []
-        var recordsLines = false
-
         mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
-            if recordsLines { seen.append((String(decoding: content, as: UTF8.self), full)) }
             if firstLineEnd == nil { firstLineEnd = full.upperBound }
             search.see(content, full, nextIsFold: nil)
         }

@@ -22,34 +22,44 @@ import Testing
         return out
     }
 
-    /// The lines the pre-filter's loop shows (`ICalPreFilter.lineObserver`) for a text cut
-    /// into pieces, as the streamed read takes them (`StreamedCalendarRead.Lines`).
+    /// What the pre-filter's loop shows (`ICalPreFilter.lineObserver`), recorded whole
+    /// with its extent, and taken on by the streamed read's `Lines`.
+    struct Recorder {
+        var lines: StreamedCalendarRead.Lines
+        var seen: [(bytes: [UInt8], full: Range<Int>)] = []
+
+        mutating func see(_ start: UnsafePointer<UInt8>, _ count: Int) {
+            seen.append((Array(UnsafeBufferPointer(start: start, count: count)), lines.offset..<(lines.offset + count)))
+            lines.see(start, count)
+        }
+    }
+
+    /// The lines shown for a text cut into pieces, and the search they fed.
     static func lines(_ bytes: [UInt8], cuts: [Int], identities: [CalendarText.Identity] = [])
-        -> (lines: [(String, Range<Int>)], search: BlockSearch) {
-        let sink = UnsafeMutablePointer<StreamedCalendarRead.Lines>.allocate(capacity: 1)
-        sink.initialize(to: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true), recordsLines: true))
+        -> (lines: [(bytes: [UInt8], full: Range<Int>)], search: BlockSearch) {
+        let sink = UnsafeMutablePointer<Recorder>.allocate(capacity: 1)
+        sink.initialize(to: Recorder(lines: StreamedCalendarRead.Lines(search: BlockSearch(identities, zones: true))))
         defer { sink.deinitialize(count: 1); sink.deallocate() }
         var filter = ICalPreFilter(window: TimeWindow(start: 0, end: 1))
         filter.lineObserver = ScanLineObserver({ context, start, count in
-            context.assumingMemoryBound(to: StreamedCalendarRead.Lines.self).pointee.see(start, count)
+            context.assumingMemoryBound(to: Recorder.self).pointee.see(start, count)
         }, context: UnsafeMutableRawPointer(sink))
         for piece in pieces(bytes, cuts: cuts) { piece.withUnsafeBytes { filter.feed($0) } }
         _ = filter.finish()
-        return (sink.pointee.seen, sink.pointee.search)
+        return (sink.pointee.seen, sink.pointee.lines.search)
     }
 
-    /// Every cut into two pieces, and cuts every 3 bytes: the lines `forEachLine` gives.
+    /// Every cut into two pieces, and cuts every 3 bytes: the lines `forEachLine` gives,
+    /// each shown whole (its line end included) at its place in the text.
     @Test func linesAreTheWholeTextsWhereverItIsCut() {
         let bytes = Array(Self.text.utf8)
-        var expected: [(String, Range<Int>)] = []
-        CalendarText(bytes: bytes).forEachLine { all, content, full in
-            expected.append((String(decoding: all[content], as: UTF8.self), full))
-        }
+        var expected: [Range<Int>] = []
+        CalendarText(bytes: bytes).forEachLine { _, _, full in expected.append(full) }
         #expect(expected.count == 18)
         let cutsList = (0...bytes.count).map { [$0] } + [Array(stride(from: 3, to: bytes.count, by: 3))]
         for cuts in cutsList {
             let got = Self.lines(bytes, cuts: cuts).lines
-            #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1), "cut at \(cuts.prefix(3))")
+            #expect(got.map(\.full) == expected && got.map(\.bytes) == expected.map { Array(bytes[$0]) }, "cut at \(cuts.prefix(3))")
         }
     }
 
