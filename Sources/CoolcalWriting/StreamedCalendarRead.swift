@@ -52,6 +52,12 @@ struct StreamedCalendarRead {
         for range in found.joined() { backing.load(range) }
         for range in search.zones { backing.load(range) }
         backing.load(insertion..<size)
+        // The blocks were read after the scan: a file written in place meanwhile (its size
+        // or time no longer those opened) is read again whole, as any file that changed
+        // while read, so that nothing is decided on bytes the scan did not see.
+        guard !backing.changed, (try? FileStatus(descriptor: input.fileDescriptor))?.sameVersion(as: input.status) == true else {
+            return nil
+        }
         let memo = CalendarText.Memo()
         for (identity, blocks) in zip(identities, found) { memo.candidates[identity] = blocks }
         memo.zones = search.zones
