@@ -53,8 +53,7 @@ extension ICalReader {
         guard try (filter.shape ?? InputShape()).check(file: file) else {
             return Streamed(calendar: ICalCalendar(zones: ZoneBook()), checkpoint: checkpoint)
         }
-        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
-        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        let reading = rereading(input)
         guard let kept = try filter.finish(reading: reading) else { return nil }
         diagnostics?.note("\(file): streamed; the pre-filter kept \(kept.count) of \(size) bytes for libical")
         // What the scan of a large file freed, handed back before libical parses what it kept.

@@ -111,8 +111,7 @@ public enum ICalReader {
         (filter.revisionsByPlace, filter.overridesByPlace) = (standalone, standalone)
         note(try filter.feedAll(input, buffer: buffer, splitFrom: splitFrom), path, diagnostics)
         guard try (filter.shape ?? InputShape()).check(file: path) else { return ICalCalendar(zones: ZoneBook()) }
-        // (Read again from the descriptor scanned: a file renamed over meanwhile is not it.)
-        let reading: (Int, UnsafeMutableRawBufferPointer) throws -> Int = { at, buffer in try input.read(into: buffer, at: Int64(at)) }
+        let reading = rereading(input)
         guard let kept = try filter.finish(reading: reading) else {
             // Something the filter cannot bound (a series moved by RANGE=THISANDFUTURE,
             // a property name cut by a fold): parse the whole file.
@@ -131,6 +130,13 @@ public enum ICalReader {
         }
         result.skippedRevisions = try skipped(filter, result, read: reading)
         return result
+    }
+
+    /// The scanned file's bytes from an offset, for what the scan read again by place
+    /// (`RevisionsByPlace`, held overrides): from the descriptor scanned, since a file
+    /// renamed over it meanwhile is not it.
+    static func rereading(_ input: OpenInput) -> (Int, UnsafeMutableRawBufferPointer) throws -> Int {
+        { at, buffer in try input.read(into: buffer, at: Int64(at)) }
     }
 
     /// What the read keeps of the dropped events' revisions: all of them, or, for a file

@@ -37,7 +37,7 @@ extension CalendarFileEdit {
         }
         if insertionPoint == nil { insertionPoint = .some(current.insertionPoint()) }
         guard case .some(.some(let at)) = insertionPoint, splice.cuts.count == 1, let cut = splice.cuts.first,
-              cut.range == at..<at, outcome != .removed,
+              cut.range == at..<at,
               CalendarText(bytes: cut.bytes).timezoneBlocks().isEmpty else { return nil }
         deferred.append((change.uid, change.marker, cut.bytes))
         changedUIDs.append(change.uid)
