@@ -14,11 +14,13 @@ extension ICalReader {
         package var calendar: ICalCalendar
         /// The scan at `checkpointAt` (nil when not given, or not reached).
         package var checkpoint: ScanCheckpoint?
+        /// Whether the file has a CR that no LF follows (`ICalPreFilter.bareCR`).
+        package var bareCR: Bool
     }
 
     /// Reads the regular file `input` from its start to its end in pieces of
     /// `readBufferSize`, each handed to `observe` and then to the pre-filter for `windows`,
-    /// whose line loop hands each line to `lines` (`ICalPreFilter.lineObserver`).
+    /// whose line loop shows `lines` the lines that may start or name a block (`ICalPreFilter.lineObserver`).
     /// `checkpointAt`: a line start (the last `END:VCALENDAR`'s) where the scan is kept.
     /// nil when the file is not `size` bytes long after all (it changed while read), or
     /// when the pre-filter cannot bound what reaches the windows (the caller reads it whole).
@@ -51,16 +53,17 @@ extension ICalReader {
         }
         guard at == size else { return nil }
         guard try (filter.shape ?? InputShape()).check(file: file) else {
-            return Streamed(calendar: ICalCalendar(zones: ZoneBook()), checkpoint: checkpoint)
+            return Streamed(calendar: ICalCalendar(zones: ZoneBook()), checkpoint: checkpoint, bareCR: filter.bareCR)
         }
         let reading = rereading(input)
         guard let kept = try filter.finish(reading: reading) else { return nil }
+        let bareCR = filter.bareCR
         diagnostics?.note("\(file): streamed; the pre-filter kept \(kept.count) of \(size) bytes for libical")
         // What the scan of a large file freed, handed back before libical parses what it kept.
         if size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         // (The whole file, for line numbers, only when a cap is exceeded: as a read in memory.)
         var result = try parse(kept, file: file, whole: { try wholeFile(input) })
         result.skippedRevisions = try skipped(filter, result, read: reading)
-        return Streamed(calendar: result, checkpoint: checkpoint)
+        return Streamed(calendar: result, checkpoint: checkpoint, bareCR: bareCR)
     }
 }

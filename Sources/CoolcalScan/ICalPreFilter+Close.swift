@@ -24,7 +24,7 @@ extension ICalPreFilter {
             // judged at the end, when all masters of the UID have been seen.
             // The slack is a day even for a UTC RECURRENCE-ID: on an all-day series it
             // names a date (Exchange), whose instance is in `--tz`.
-            if b.simple, b.rules.isEmpty, let uid, let reaches = reachesAny(b), !reaches,
+            if b.simple, b.rules.isEmpty, let uid, let reaches = b.reachesAny(windows), !reaches,
                let revision = b.revision(staged: skippedRevisions), let revision {
                 let at = kept.out.count
                 if overridesByPlace {
@@ -41,7 +41,7 @@ extension ICalPreFilter {
         var record = uid.map { SeenEvents.Record(hash: $0, isMaster: true, length: b.lengthBound, droppedAt: nil) }
         if rereading {
             RevisionsByPlace.reread(b, into: &self)
-        } else if b.simple, let reaches = reachesAny(b), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
+        } else if b.simple, let reaches = b.reachesAny(windows), !reaches || missesWithZones(b), b.revisionPlain(staged: skippedRevisions) {
             if b.uidLines == 1, keepsRevisions {
                 if revisionsByPlace, skippedRevisions.stagedIsASCII() {
                     // Where it starts, to be read again if its UID is asked for.

@@ -147,6 +147,7 @@ extension ICalPreFilter {
         merged.zones = zones
         (merged.fed, merged.carryAt) = (fed + later.fed, fed + later.carryAt)
         (merged.giveUp, merged.completedTopLevel) = (giveUp || later.giveUp, completedTopLevel || later.completedTopLevel)
+        merged.sawLoneCR = sawLoneCR || later.sawLoneCR
         if var joined = shape, let laterShape = later.shape { joined.append(laterShape); merged.shape = joined }
         self = merged
     }

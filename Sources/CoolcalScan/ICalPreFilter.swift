@@ -72,9 +72,13 @@ public struct ICalPreFilter {
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     package var keepsRevisions = true
-    /// Shown each line fed, whole, in order: an edit's streamed read finds its blocks in
-    /// this pass over the lines (`StreamedCalendarRead`), not in a second one.
+    /// Shown the lines fed that may start or name a block, whole: an edit's streamed read
+    /// finds its blocks in this pass over the lines (`StreamedCalendarRead`), not in a second one.
     package var lineObserver: ScanLineObserver?
+    /// Whether a CR that no LF follows was fed (libical ends a line there; an edit would
+    /// not): in a line, or ending all fed so far.
+    package var bareCR: Bool { sawLoneCR || carry.last == 0x0D }
+    var sawLoneCR = false
 
     /// True: a dropped event with an ASCII UID leaves no revision in `skippedRevisions`
     /// but a record of where it starts (`HeldOverrides.seen`), read again for the UIDs
@@ -122,15 +126,6 @@ public struct ICalPreFilter {
         if windows.count > 1 { self.windows = windows }
     }
 
-    /// Whether the block can reach one of the windows; nil when it cannot be judged.
-    package func reachesAny(_ b: ScanBlock) -> Bool? {
-        for w in windows {
-            guard let r = b.reaches(w) else { return nil }
-            if r { return true }
-        }
-        return false
-    }
-
     /// This scan as it stands, to go on with where the dropped events' revisions are not
     /// wanted (a read-back, `ScanCheckpoint`): those kept so far are let go.
     package func withoutRevisions() -> ICalPreFilter {
@@ -161,13 +156,12 @@ public struct ICalPreFilter {
             carry.removeAll(keepingCapacity: true)
             line.withUnsafeBufferPointer { all in
                 guard let first = all.baseAddress else { return }
-                lineObserver?(first, all.count)
+                lineObserver?.offer(first, all.count, at: carryAt)
                 handle(first, all.count)
             }
             pos = end
         }
         inPiece = true
-        let observer = lineObserver
         // The shape's count of lines is added up here, in `lines`, for the lines that can
         // change nothing else in it (`InputShape.wholeLine`): not BEGIN… or END…, not long.
         let shaped = shape != nil
@@ -193,7 +187,7 @@ public struct ICalPreFilter {
                 }
             }
             let contentEnd = lf > pos && base[lf - 1] == 0x0D ? lf - 1 - pos : lf - pos
-            observer?(base + pos, lf + 1 - pos)
+            lineObserver?.offer(base + pos, lf + 1 - pos, at: start + pos)
             handle(base + pos, lf + 1 - pos, contentEnd: contentEnd, loneCR: loneCR)
             pos = lf + 1
         }
@@ -216,7 +210,7 @@ public struct ICalPreFilter {
             carry = []
             line.withUnsafeBufferPointer { all in
                 guard let first = all.baseAddress else { return }
-                lineObserver?(first, all.count)
+                lineObserver?.offer(first, all.count, at: carryAt)
                 handle(first, all.count)
             }
         }
@@ -249,7 +243,8 @@ public struct ICalPreFilter {
         var contentEnd = full
         if contentEnd > 0 && p[contentEnd - 1] == 0x0A { contentEnd -= 1 }
         if contentEnd > 0 && p[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-        handle(p, full, contentEnd: contentEnd, loneCR: memchr(p, 0x0D, contentEnd) != nil)
+        // (A CR that ends the text is lone too.)
+        handle(p, full, contentEnd: contentEnd, loneCR: memchr(p, 0x0D, contentEnd) != nil || (full == contentEnd + 1 && p[contentEnd] == 0x0D))
     }
 
     /// One line whose content (without its line end) ends at `contentEnd`; `loneCR`:
@@ -265,7 +260,10 @@ public struct ICalPreFilter {
         // a lone CR too: an event with one (or with TZ… lines, below) is kept, so that
         // what it reads is the same in the filtered text. (Asked only while the event may
         // still be dropped.)
-        if open, loneCR { current.simple = false }
+        if loneCR {
+            sawLoneCR = true
+            if open { current.simple = false }
+        }
         if first == 0x20 || first == 0x09 {
             // A folded continuation: of a time line, that block is not simple; after a
             // line that ended inside the property name, no line can be classified.

@@ -27,6 +27,15 @@ package struct ScanBlock {
         return first.high - first.low
     }
 
+    /// Whether the block can reach one of `windows`; nil when it cannot be judged.
+    package func reachesAny(_ windows: [TimeWindow]) -> Bool? {
+        for w in windows {
+            guard let r = reaches(w) else { return nil }
+            if r { return true }
+        }
+        return false
+    }
+
     /// Whether any instance could overlap `window`; nil when it cannot be judged.
     /// `offsets`: the UTC offsets DTSTART and DTEND can be read with, when known
     /// (`ScanZones`); else a day either way for any time not in UTC.

@@ -80,6 +80,12 @@ struct BlockSearch {
         }
     }
 
+    /// Lines were left out here (`ScanLineObserver`): none of them was a BEGIN, END, UID
+    /// or X- line, nor continued one; a line being gathered ended before them.
+    mutating func interrupt() {
+        if gathering { flush() }
+    }
+
     /// The blocks found for each identity, in order.
     func found() -> [[Range<Int>]] {
         candidates.map { $0.sorted { $0.lowerBound < $1.lowerBound } }

@@ -5,9 +5,10 @@ import CoolcalScan
 import CoolcalSupport
 
 /// A large calendar file read for an edit without holding it (issue #48): one pass over
-/// its pieces takes its checksum, looks for bare CRs, finds the top-level blocks of the
-/// events the edit is about and the VTIMEZONEs (`BlockSearch`), and feeds the
-/// pre-filter, which parses only what may reach the windows. Only those blocks, the
+/// its pieces takes its checksum and feeds the pre-filter, which parses only what may
+/// reach the windows, notes bare CRs, and shows the lines that may start or name a block
+/// to the search for the top-level blocks of the events the edit is about and the
+/// VTIMEZONEs (`BlockSearch`). Only those blocks, the
 /// first line and the tail from the last `END:VCALENDAR` are then read into memory
 /// (`SparseFile`); "already there", "held", "unchanged" and a new event's place are
 /// decided from them, and a write copies everything else from the file in the kernel.
@@ -34,18 +35,18 @@ struct StreamedCalendarRead {
         var identities: [CalendarText.Identity] = [], seen = Set<CalendarText.Identity>()
         for identity in expecting + expecting.map({ CalendarText.Identity(uid: $0.uid, marker: nil) })
         where seen.insert(identity).inserted { identities.append(identity) }
-        var pieces = Pieces()
+        var checksum = Checksum()
         // The scan's lines go to the search through a pointer: no closure over a variable
         // (its exclusivity checked at run time on every line).
         let lines = UnsafeMutablePointer<Lines>.allocate(capacity: 1)
         lines.initialize(to: Lines(search: BlockSearch(identities, zones: true)))
         defer { lines.deinitialize(count: 1); lines.deallocate() }
         guard let streamed = try ICalReader.read(streaming: input, size: size, file: file, windows: windows, checkpointAt: insertion,
-                                                 diagnostics: diagnostics, observe: { pieces.feed($0) },
-                                                 lines: ScanLineObserver({ context, start, count in
-                                                     context.assumingMemoryBound(to: Lines.self).pointee.see(start, count)
+                                                 diagnostics: diagnostics, observe: { checksum.update($0) },
+                                                 lines: ScanLineObserver({ context, start, count, offset in
+                                                     context.assumingMemoryBound(to: Lines.self).pointee.see(start, count, at: offset)
                                                  }, context: UnsafeMutableRawPointer(lines))) else { return nil }
-        guard let backing = SparseFile(input: input, count: size, scanned: pieces.checksum, diagnostics: diagnostics) else { return nil }
+        guard let backing = SparseFile(input: input, count: size, scanned: checksum, diagnostics: diagnostics) else { return nil }
         let search = lines.pointee.search
         let found = search.found()
         backing.load(0..<(lines.pointee.firstLineEnd ?? size))
@@ -65,39 +66,27 @@ struct StreamedCalendarRead {
         memo.backing = backing
         diagnostics?.note("\(file): \(backing.loaded) of \(size) bytes held for the edit")
         return StreamedCalendarRead(calendar: streamed.calendar, checkpoint: streamed.checkpoint,
-                                    text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: pieces.bare.finish())
+                                    text: CalendarText(bytes: backing.data(), memo: memo), backing: backing, bareCR: streamed.bareCR)
     }
 
-    /// What one pass sees of each piece: its bytes' checksum, bare CRs.
-    private struct Pieces {
-        var checksum = Checksum()
-        var bare = BareCRPieces()
-
-        mutating func feed(_ piece: UnsafeRawBufferPointer) {
-            checksum.update(piece)
-            bare.feed(piece)
-        }
-    }
-
-    /// The scan's lines, whole, to the block search; where the first one ends (tests
-    /// feed it too).
+    /// The lines the scan shows (`ScanLineObserver`), whole, to the block search; where
+    /// the first one ends (tests feed it too).
     struct Lines {
         var search: BlockSearch
         var firstLineEnd: Int?
-        var offset = 0
+        /// Where the line after the last one shown starts.
+        var next = 0
 
-        /// A line as the pre-filter's loop hands it over: its bytes, its LF included.
-        mutating func see(_ start: UnsafePointer<UInt8>, _ count: Int) {
+        /// A line as the pre-filter's loop shows it: its bytes, its LF included, its offset.
+        mutating func see(_ start: UnsafePointer<UInt8>, _ count: Int, at offset: Int) {
+            // Lines not shown came between: none of them continued the last line shown.
+            if offset != next { search.interrupt() }
+            next = offset + count
+            if offset == 0 { firstLineEnd = count }
             var contentEnd = count
             if contentEnd > 0 && start[contentEnd - 1] == 0x0A { contentEnd -= 1 }
             if contentEnd > 0 && start[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            line(UnsafeBufferPointer(start: start, count: contentEnd), offset..<(offset + count))
-            offset += count
-        }
-
-        mutating func line(_ content: UnsafeBufferPointer<UInt8>, _ full: Range<Int>) {
-            if firstLineEnd == nil { firstLineEnd = full.upperBound }
-            search.see(content, full, nextIsFold: nil)
+            search.see(UnsafeBufferPointer(start: start, count: contentEnd), offset..<next, nextIsFold: nil)
         }
     }
 
@@ -117,23 +106,4 @@ struct StreamedCalendarRead {
               at > 0 || from == 0 else { return nil }
         return from + at
     }
-}
-
-/// `BareCR` over a text fed in pieces: a CR that ends a piece is bare unless the next
-/// piece starts with LF (or there is none: a CR at the very end is bare).
-struct BareCRPieces {
-    private var found = false
-    private var pendingCR = false
-
-    mutating func feed(_ piece: UnsafeRawBufferPointer) {
-        guard !found, let first = piece.first else { return }
-        if pendingCR && first != 0x0A { found = true }
-        let endsWithCR = piece[piece.count - 1] == 0x0D
-        let body = endsWithCR ? UnsafeRawBufferPointer(rebasing: piece[..<(piece.count - 1)]) : piece
-        if BareCR.present(in: body) { found = true }
-        pendingCR = endsWithCR
-    }
-
-    /// Whether a bare CR was seen.
-    func finish() -> Bool { found || pendingCR }
 }
