@@ -129,11 +129,18 @@ struct BlockWalker {
         return nil
     }
 
-    /// The line's content is `text`, ignoring ASCII case and trailing blanks.
+    /// The line's content is `text` (in capitals), ignoring ASCII case and trailing blanks.
     static func line(_ content: UnsafeBufferPointer<UInt8>, is text: StaticString) -> Bool {
-        // Cheap refusal first: most lines are neither BEGIN nor END.
-        guard content.count >= text.utf8CodeUnitCount, ContentLines.upper(content[0]) == text.utf8Start[0] else { return false }
-        return ContentLines.line(content, is: text)
+        // Cheap refusals first: most lines shown are of another name or length; a longer
+        // one can be `text` only with trailing blanks (rare: `ContentLines.line` decides).
+        let count = text.utf8CodeUnitCount, wanted = text.utf8Start
+        guard content.count >= count, ContentLines.upper(content[0]) == wanted[0] else { return false }
+        if content.count > count {
+            let last = content[content.count - 1]
+            return (last == 0x20 || last == 0x09) && ContentLines.line(content, is: text)
+        }
+        for i in 1..<count where ContentLines.upper(content[i]) != wanted[i] { return false }
+        return true
     }
 }
 
