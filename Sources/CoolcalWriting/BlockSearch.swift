@@ -134,7 +134,7 @@ struct BlockWalker {
         // Cheap refusals first: most lines shown are of another name or length; a longer
         // one can be `text` only with trailing blanks (rare: `ContentLines.line` decides).
         let count = text.utf8CodeUnitCount, wanted = text.utf8Start
-        guard content.count >= count, ContentLines.upper(content[0]) == wanted[0] else { return false }
+        guard count > 0, content.count >= count, ContentLines.upper(content[0]) == wanted[0] else { return false }
         if content.count > count {
             let last = content[content.count - 1]
             return (last == 0x20 || last == 0x09) && ContentLines.line(content, is: text)

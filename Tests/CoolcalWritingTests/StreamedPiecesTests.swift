@@ -107,6 +107,17 @@ import Testing
         }
     }
 
+    /// A block's BEGIN or END line is told in any case and with trailing blanks, and no
+    /// other line is taken for it.
+    @Test func blockLinesIgnoreCaseAndTrailingBlanks() {
+        let cases: [(String, Bool)] = [("END:VEVENT", true), ("end:vEvent", true), ("END:VEVENT \t ", true), ("END:VEVENTS", false),
+                                       ("END:VEVEN", false), ("END:VEVEN ", false), ("END:VEVENT X", false), ("BEGIN:VEVENT", false), ("", false)]
+        for (line, expected) in cases {
+            let bytes = Array(line.utf8)
+            #expect(bytes.withUnsafeBufferPointer { BlockWalker.line($0, is: "END:VEVENT") } == expected, "\(line.debugDescription)")
+        }
+    }
+
     /// A CR that ends a piece is bare only when the next piece does not start with LF
     /// (or there is none): the pre-filter's `bareCR` is `BareCR`'s of the whole.
     @Test func bareCRsAreTheWholeTextsWhereverItIsCut() {
