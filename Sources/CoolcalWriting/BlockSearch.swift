@@ -130,6 +130,7 @@ struct BlockWalker {
     }
 
     /// The line's content is `text` (in capitals), ignoring ASCII case and trailing blanks.
+    @inline(__always)
     static func line(_ content: UnsafeBufferPointer<UInt8>, is text: StaticString) -> Bool {
         // Cheap refusals first: most lines shown are of another name or length; a longer
         // one can be `text` only with trailing blanks (rare: `ContentLines.line` decides).
@@ -139,6 +140,9 @@ struct BlockWalker {
             let last = content[content.count - 1]
             return (last == 0x20 || last == 0x09) && ContentLines.line(content, is: text)
         }
+        // Files write these lines in capitals: one compare of the bytes, then case folded.
+        guard let base = content.baseAddress else { return false }
+        if memcmp(base, wanted, count) == 0 { return true }
         for i in 1..<count where ContentLines.upper(content[i]) != wanted[i] { return false }
         return true
     }
