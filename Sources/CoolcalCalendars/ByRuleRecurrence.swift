@@ -27,9 +27,15 @@ package final class ByRuleRecurrence: RuleIterator {
     /// Where period 0 begins: the start's day (DAILY), the first day of libical's first
     /// week (WEEKLY), the start's month as `year * 12 + month - 1` (MONTHLY), its year (YEARLY).
     private let origin: Int
-    /// The next period to expand, and what is left of the last one, in order.
+    /// The next period to expand, and the last one's instances, in order, given up to
+    /// `taken` (one buffer, refilled: a walk allocates nothing per period).
     private var period = 0
     private var pending: [CivilDateTime] = []
+    private var taken = 0
+    /// BYMONTH and a DAILY rule's BYDAY as bits (month m: bit m, weekday w: bit w; all
+    /// set when not given), tested per day without hashing.
+    private let monthBits: Int
+    private let weekdayBits: Int
     /// Nothing before this is given (the start, or where `skip` moved to).
     private var floor: CivilDateTime
     private var given = 0
@@ -45,6 +51,8 @@ package final class ByRuleRecurrence: RuleIterator {
         self.start = start
         self.isDate = isDate
         floor = start
+        monthBits = shape.months.isEmpty ? ~0 : shape.months.reduce(0) { $0 | 1 << $1 }
+        weekdayBits = shape.days.isEmpty ? ~0 : shape.days.reduce(0) { $0 | 1 << $1.weekday }
         let day = CivilDateTime.daysFromCivil(start.year, start.month, start.day)
         switch shape.frequency {
         case .daily: origin = day
@@ -118,7 +126,8 @@ package final class ByRuleRecurrence: RuleIterator {
         guard shape.count == nil else { return false }
         floor = max(isDate ? target.dateOnly : target, start)
         period = period(of: floor)
-        pending = []
+        pending.removeAll(keepingCapacity: true)
+        taken = 0
         ended = false
         // libical moves to the first period in step with INTERVAL at or after the goal's.
         let behind: Bool
@@ -132,43 +141,49 @@ package final class ByRuleRecurrence: RuleIterator {
 
     /// The instances period `p` holds, in order; nil when it begins past libical's limit.
     private func instances(ofPeriod p: Int) -> [CivilDateTime]? {
+        var found: [CivilDateTime] = []
+        return collect(ofPeriod: p, into: &found) ? found : nil
+    }
+
+    /// Appends the instances period `p` holds, in order; false when it begins past
+    /// libical's limit.
+    private func collect(ofPeriod p: Int, into found: inout [CivilDateTime]) -> Bool {
         let limit = RecurrenceSet.pastLibicalLimit.year
-        let months = shape.months
         switch shape.frequency {
         case .daily:
             let day = origin + p * shape.interval
             let (y, m, d) = CivilDateTime.civilFromDays(day)
-            guard y < limit else { return nil }
-            let weekday = ByRuleShape.weekday(ofDay: day)
-            guard shape.days.isEmpty || shape.days.contains(where: { $0.weekday == weekday }),
-                  months.isEmpty || months.contains(m) else { return [] }
-            return [at(y, m, d)]
+            guard y < limit else { return false }
+            if weekdayBits & 1 << ByRuleShape.weekday(ofDay: day) != 0 && monthBits & 1 << m != 0 {
+                found.append(at(y, m, d))
+            }
         case .weekly:
             let first = origin + 7 * shape.interval * p
-            guard CivilDateTime.civilFromDays(first).0 < limit else { return nil }
-            return shape.days.compactMap { day in
+            guard CivilDateTime.civilFromDays(first).0 < limit else { return false }
+            for day in shape.days {
                 let (y, m, d) = CivilDateTime.civilFromDays(first + (day.weekday - shape.weekStart + 7) % 7)
-                return months.isEmpty || months.contains(m) ? at(y, m, d) : nil
+                if monthBits & 1 << m != 0 { found.append(at(y, m, d)) }
             }
         case .monthly:
             let index = origin + p * shape.interval
             let (y, m) = (index / 12, index % 12 + 1)
-            guard y < limit else { return nil }
-            guard months.isEmpty || months.contains(m) else { return [] }
+            guard y < limit else { return false }
+            guard monthBits & 1 << m != 0 else { return true }
             let (days, total) = shape.monthDays(year: y, month: m, defaultDay: start.day)
-            return shape.positioned(days, total: total).map { at(y, m, $0) }
+            for day in shape.positioned(days, total: total) { found.append(at(y, m, day)) }
         case .yearly:
             let y = origin + p * shape.interval
-            guard y < limit else { return nil }
+            guard y < limit else { return false }
             // BYSETPOS counts the year's days, each month's counted as for a MONTHLY rule.
             var all: [CivilDateTime] = [], total = 0
-            for m in months.isEmpty ? [start.month] : months.sorted() {
-                let found = shape.monthDays(year: y, month: m, defaultDay: start.day)
-                all += found.days.map { at(y, m, $0) }
-                total += found.total
+            for m in shape.months.isEmpty ? [start.month] : shape.months.sorted() {
+                let inMonth = shape.monthDays(year: y, month: m, defaultDay: start.day)
+                all += inMonth.days.map { at(y, m, $0) }
+                total += inMonth.total
             }
-            return shape.positioned(all, total: total)
+            found += shape.positioned(all, total: total)
         }
+        return true
     }
 
     /// That day at the start's time of day.
@@ -179,14 +194,16 @@ package final class ByRuleRecurrence: RuleIterator {
     package func next() -> CivilDateTime? {
         if let count = shape.count, given >= count { return nil }
         while !ended {
-            if pending.isEmpty {
+            if taken == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                taken = 0
                 // A period from 2583 on gives nothing (libical's limit), nor any after it.
-                guard let found = instances(ofPeriod: period) else { break }
-                pending = found.reversed()
+                guard collect(ofPeriod: period, into: &pending) else { break }
                 period += 1
                 continue
             }
-            guard let t = pending.popLast() else { continue }
+            let t = pending[taken]
+            taken += 1
             if t >= RecurrenceSet.pastLibicalLimit {
                 ended = true
                 break

@@ -10,7 +10,20 @@ package struct EventClock {
     package let zones: ZoneBook
     package let floating: ZoneRules
     package let utc: ZoneRules
-    package let describe: String
+    /// What warnings call the event: built only when one is given (a clock is made for
+    /// every series in every window, and most say nothing).
+    private let subject: Subject
+    package var describe: String {
+        switch subject {
+        case .text(let text): return text
+        case .event(let calendar, let summary, let uid):
+            return "\(calendar): event \"\(summary ?? "(no title)")\" (\(uid ?? "no UID"))"
+        }
+    }
+    private enum Subject {
+        case text(String)
+        case event(calendar: String, summary: String?, uid: String?)
+    }
     /// Warnings about the event as a whole (caps, rules libical refuses).
     package let diagnostics: Diagnostics
     /// Zone warnings, shown only when the event has an occurrence in the window, so
@@ -44,7 +57,18 @@ package struct EventClock {
         self.zones = zones
         self.floating = floating
         self.utc = utc
-        self.describe = describe
+        subject = .text(describe)
+        self.diagnostics = diagnostics
+        self.zoneDiagnostics = zoneDiagnostics
+    }
+
+    /// A clock whose warnings name `event` of `calendar`.
+    package init(zones: ZoneBook, floating: ZoneRules, utc: ZoneRules, calendar: String, event: ICalEvent,
+                 diagnostics: Diagnostics, zoneDiagnostics: Diagnostics? = nil) {
+        self.zones = zones
+        self.floating = floating
+        self.utc = utc
+        subject = .event(calendar: calendar, summary: event.summary, uid: event.uid)
         self.diagnostics = diagnostics
         self.zoneDiagnostics = zoneDiagnostics
     }

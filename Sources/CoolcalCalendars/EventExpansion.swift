@@ -315,7 +315,7 @@ package struct EventExpansion {
         let startTime: OccurrenceTime
         let endTime: OccurrenceTime
         if allDay {
-            let zone = clock(for: event).floating
+            let zone = context.floating
             var endFields = zone.localFields(ofUTC: end).dateOnly
             if endFields.year > 9999 { endFields = .lastDate }
             startTime = .date(raw.fields.dateOnly)

@@ -90,7 +90,8 @@ public struct PreparedCalendars {
 package struct ExpansionContext {
     package let options: ExpansionOptions
     package let diagnostics: Diagnostics
-    private let floating: ZoneRules
+    /// The zone of all-day dates and floating times (`--tz`).
+    package let floating: ZoneRules
     private let utc: ZoneRules
 
     package init(options: ExpansionOptions, diagnostics: Diagnostics) {
@@ -102,9 +103,8 @@ package struct ExpansionContext {
 
     package func clock(for event: ICalEvent, zones: ZoneBook, calendar: LoadedCalendar,
                zoneDiagnostics: Diagnostics? = nil) -> EventClock {
-        let what = "\(calendar.name): event \"\(event.summary ?? "(no title)")\" (\(event.uid ?? "no UID"))"
-        return EventClock(zones: zones, floating: floating, utc: utc, describe: what, diagnostics: diagnostics,
-                          zoneDiagnostics: zoneDiagnostics)
+        EventClock(zones: zones, floating: floating, utc: utc, calendar: calendar.name, event: event,
+                   diagnostics: diagnostics, zoneDiagnostics: zoneDiagnostics)
     }
 
     package func declined(_ event: ICalEvent) -> Bool {
