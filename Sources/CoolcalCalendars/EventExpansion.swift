@@ -17,6 +17,8 @@ package struct EventExpansion {
     /// False for the second and later masters of one UID: the overrides' own
     /// occurrences were given with the first.
     package let emitOverrides: Bool
+    /// The series' facts kept across windows (`ExpansionPlan.Memo`), for `merge`.
+    package var memo: ExpansionPlan.Memo?
 
     private struct Override {
         let event: ICalEvent
@@ -168,14 +170,17 @@ package struct EventExpansion {
         if master.problems.contains(where: { $0.hasPrefix("No value for RRULE property") }) {
             context.diagnostics.warn("\(clock.describe): an empty RRULE; only DTSTART is used")
         }
-        let zone = clock.zone(of: dtstart)
-        let length = InstanceLength.of(master, start: dtstart, clock: clock)
+        let facts = memo.flatMap { masterFacts(master, dtstart, in: $0) }
+        let zone = facts?.zone ?? clock.zone(of: dtstart)
+        let length = facts?.length ?? InstanceLength.of(master, start: dtstart, clock: clock)
         let widen = ranges.map { $0.shiftBound + $0.length.bound }.max() ?? 0
         let search = TimeWindow(start: window.start - widen, end: window.end + widen)
-        let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
+        var set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length,
                                 maxSteps: context.options.maxSteps, budget: budget,
                                 enough: min(context.options.maxOccurrencesPerEvent, max(budget.occurrences, 0)),
                                 civilRules: context.options.civilRecurrence)
+        set.known = facts?.fixed
+        set.walks = memo?.walks
         var kept = 0
         // The master's marks (declined, tentative, shown as free), worked out for its
         // first instance in the window: most series of a large calendar have none there.
@@ -222,6 +227,23 @@ package struct EventExpansion {
             if let rest = span(of: cut, master, in: window) { result.append(rest) }
         }
         return (own, result)
+    }
+
+    /// The master's facts from `memo`, worked out the first time with a clock whose zone
+    /// warnings are set aside: kept only when there were none (then nothing here warns in
+    /// any window, and each window gets the same values); nil when not kept.
+    private func masterFacts(_ master: ICalEvent, _ dtstart: ICalTime, in memo: ExpansionPlan.Memo) -> ExpansionPlan.Memo.Facts? {
+        if let known = memo.facts { return known }
+        let aside = Diagnostics()
+        let clock = context.clock(for: master, zones: zones, calendar: calendar, zoneDiagnostics: aside)
+        let zone = clock.zone(of: dtstart)
+        let length = InstanceLength.of(master, start: dtstart, clock: clock)
+        let set = RecurrenceSet(event: master, dtstart: dtstart, clock: clock, zone: zone, length: length, maxSteps: 0,
+                                budget: budget, enough: 0)
+        let fixed = set.fixed()
+        let facts = aside.warnings.isEmpty ? ExpansionPlan.Memo.Facts(zone: zone, length: length, fixed: fixed) : nil
+        memo.facts = .some(facts)
+        return facts
     }
 
     /// The span a series cut short at `cut` may still cover in `window`: from where

@@ -27,6 +27,24 @@ package struct ExpansionPlan {
         }
         /// 2199-01-01T00:00:00Z, less two days.
         package static let civilEnd: Int64 = 7_226_582_400 - 2 * 86_400
+        /// Made `forManyWindows`: what its master gives alike in every window.
+        package var memo: Memo?
+    }
+
+    /// What expanding a series' master gives alike in every window — DTSTART's zone, the
+    /// instance length, DTSTART's instance, the EXDATEs — kept from its first window when
+    /// working it out warned of nothing (a warning is given per window, with an
+    /// occurrence: a master that warns is worked out in each, as before).
+    package final class Memo {
+        package struct Facts {
+            let zone: ZoneRules
+            let length: InstanceLength
+            let fixed: RecurrenceSet.Fixed
+        }
+        /// nil: not yet worked out; `.some(nil)`: it warns, so not kept.
+        package var facts: Facts??
+        /// Its counted rules' walks.
+        package let walks = RecordedWalks()
     }
 
     package struct File {
@@ -48,6 +66,7 @@ package struct ExpansionPlan {
                 var series = Self.series(of: file)
                 if forManyWindows {
                     for i in series.indices {
+                        series[i].memo = Memo()
                         series[i].reach = EventExpansion.reach(of: series[i], zones: file.zones, calendar: resolved,
                                                                  context: context)
                     }

@@ -36,10 +36,11 @@ public struct OccurrenceExpander {
                 for warning in file.calendar.warnings { context.diagnostics.warn(warning) }
                 for series in file.series {
                     if series.skips(window) { continue }
-                    found += EventExpansion(
+                    var expansion = EventExpansion(
                         master: series.master, overrides: series.overrides, zones: file.calendar.zones,
-                        calendar: calendar.loaded, context: context, budget: budget, emitOverrides: series.emitOverrides
-                    ).occurrences(in: window)
+                        calendar: calendar.loaded, context: context, budget: budget, emitOverrides: series.emitOverrides)
+                    expansion.memo = series.memo
+                    found += expansion.occurrences(in: window)
                 }
             }
             result += Revisions.withoutCopies(found)

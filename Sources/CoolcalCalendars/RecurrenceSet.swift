@@ -37,16 +37,31 @@ package struct RecurrenceSet {
     /// Simple rules and the common BY-rules walked in civil arithmetic (`CivilRecurrence`,
     /// `ByRuleRecurrence`), not by libical.
     package var civilRules = true
+    /// What `fixed()` gives, when a window before worked it out (`ExpansionPlan.Memo`).
+    package var known: Fixed?
+    /// Where the walks of counted rules are kept across windows (`ExpansionPlan.Memo`).
+    package var walks: RecordedWalks?
+
+    /// What every window of a series starts from: DTSTART's instance and the EXDATEs.
+    package struct Fixed {
+        let first: RawInstance
+        let excluded: Exclusions
+    }
+
+    /// DTSTART's instance and the EXDATEs, found as `instances` finds them.
+    package func fixed() -> Fixed {
+        Fixed(first: instance(at: dtstart.fields), excluded: exclusions())
+    }
 
     /// The instances overlapping `search`, and where a limit cut a rule short (the
     /// earliest such point), if one did.
     package func instances(overlapping search: TimeWindow) -> (instances: [RawInstance], cut: Truncation?) {
         var byStart: [Int64: RawInstance] = [:]
-        let first = instance(at: dtstart.fields)
+        let first = known?.first ?? instance(at: dtstart.fields)
         consider(first, search, &byStart)
         var cut: Truncation?
-        for rule in event.rules {
-            guard let stopped = expand(rule, search, &byStart) else { continue }
+        for (index, rule) in event.rules.enumerated() {
+            guard let stopped = expand(rule, index, from: first, search, &byStart) else { continue }
             if let c = cut {
                 // Busy from the first cut to the last end any cut rule may reach.
                 cut = Truncation(at: min(c.at, stopped.at), until: c.until.flatMap { a in stopped.until.map { max(a, $0) } },
@@ -58,7 +73,8 @@ package struct RecurrenceSet {
         for rdate in event.rdates {
             consider(instance(of: rdate), search, &byStart)
         }
-        let excluded = exclusions()
+        // After the rules, as the warnings of a zone EXDATE's come after theirs.
+        let excluded = known?.excluded ?? exclusions()
         let instances = byStart.values
             .filter { !excluded.matches($0, isDate: dtstart.isDate) }
             .sorted { $0.start < $1.start }
@@ -92,12 +108,14 @@ package struct RecurrenceSet {
         }
     }
 
-    /// Adds the rule's instances in `search`; returns where a limit stopped it, if one did.
-    private func expand(_ rule: ICalRule, _ search: TimeWindow, _ into: inout [Int64: RawInstance]) -> Truncation? {
+    /// Adds the rule's instances in `search` (`first`: DTSTART's); returns where a limit
+    /// stopped it, if one did.
+    private func expand(_ rule: ICalRule, _ index: Int, from first: RawInstance, _ search: TimeWindow,
+                        _ into: inout [Int64: RawInstance]) -> Truncation? {
         // Only worth saying when the series could reach the window at all.
-        let reaches = instance(at: dtstart.fields).start <= search.end
+        let reaches = first.start <= search.end
         // RFC 5545 §3.8.5.3: DTSTART is the first instance even when UNTIL is before it.
-        if let until = rule.until, exceeds(instance(at: dtstart.fields), until) {
+        if let until = rule.until, exceeds(first, until) {
             (clock.zoneDiagnostics ?? clock.diagnostics).warn("\(clock.describe): RRULE UNTIL is before DTSTART; only DTSTART is used")
             return nil
         }
@@ -120,7 +138,7 @@ package struct RecurrenceSet {
             from = CivilDateTime(utcSeconds: dtstart.fields.secondsAsUTC + behind / step * step)
             if dtstart.isDate { from = from.dateOnly }
         }
-        guard let iterator = RecurrenceSet.iterator(for: rule, from: from, isDate: dtstart.isDate, civilRules: civilRules) else {
+        guard let iterator = walk(of: rule, index, from: from) else {
             if reaches { clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) cannot be expanded; only DTSTART is used") }
             return nil
         }
@@ -191,6 +209,23 @@ package struct RecurrenceSet {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }
         return nil
+    }
+
+    /// `iterator(for:)`; for a counted rule walked other than by `CivilRecurrence` (whose
+    /// instances before the window are passed over at once), the walk `walks` keeps.
+    /// (A counted rule is walked from DTSTART in every window: `from` is the same.)
+    private func walk(of rule: ICalRule, _ index: Int, from: CivilDateTime) -> RuleIterator? {
+        guard let walks, rule.hasCount, let count = rule.facts.count, count <= RecordedWalk.longest else {
+            return RecurrenceSet.iterator(for: rule, from: from, isDate: dtstart.isDate, civilRules: civilRules)
+        }
+        if let recorded = walks.byRule[index] { return recorded.replay() }
+        guard let made = RecurrenceSet.iterator(for: rule, from: from, isDate: dtstart.isDate, civilRules: civilRules) else {
+            return nil
+        }
+        if made is CivilRecurrence { return made }
+        let recorded = RecordedWalk(made)
+        walks.byRule[index] = recorded
+        return recorded.replay()
     }
 
     /// What walks `rule` from `from`: a civil walk that gives libical's starts where one
@@ -268,7 +303,8 @@ package struct RecurrenceSet {
     }
 }
 
-private struct Exclusions {
+/// The EXDATEs of a series: UTC instants, and dates for an all-day one.
+package struct Exclusions {
     var instants: Set<Int64> = []
     var dates: Set<CivilDateTime> = []
 

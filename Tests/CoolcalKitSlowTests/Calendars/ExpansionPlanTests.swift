@@ -49,6 +49,14 @@ import Testing
                "EXDATE:20240311T070000Z"),
         vevent("last-friday", "DTSTART;TZID=America/New_York:20240126T163000", "DURATION:PT1H",
                "RRULE:FREQ=MONTHLY;BYDAY=FR;BYSETPOS=-1;COUNT=5"),
+        // A counted BY-rule walked once and replayed in each window, one whose zone is
+        // unknown and one whose EXDATE's is (the warnings given again in every window).
+        vevent("counted-weekdays", "DTSTART:20240301T080000Z", "DURATION:PT1H", "RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;COUNT=20",
+               "EXDATE:20240311T080000Z"),
+        vevent("counted-unknown", "DTSTART;TZID=Nowhere/Special:20240304T090000", "DURATION:PT1H",
+               "RRULE:FREQ=WEEKLY;BYDAY=MO,TH;COUNT=8"),
+        vevent("exdate-unknown", "DTSTART:20240304T100000Z", "DURATION:PT1H", "RRULE:FREQ=DAILY;BYDAY=MO,TU,WE;COUNT=9",
+               "EXDATE;TZID=Nowhere/Else:20240306T100000"),
         vevent("endless", "DTSTART:20240306T170000Z", "DTEND:20240306T171500Z", "RRULE:FREQ=WEEKLY"),
         vevent("long-count", "DTSTART:19500101T000000Z", "DURATION:PT1M", "RRULE:FREQ=DAILY;COUNT=300000"),
         vevent("bad-rule", "DTSTART:20240311T050000Z", "DTEND:20240311T060000Z", "RRULE:FREQ=SOMETIMES"),
@@ -114,13 +122,14 @@ import Testing
         // And the plan does skip: the events that do not recur (13 of them, the newer
         // "revised" only), the series of simple rules with an end (rdate, rdate-before,
         // daily-until, weekly-count, monthly-until, yearly-days) and those of BY-rules with
-        // a known end (byday, second-tuesday, weekdays-until) carry a reach; not the
+        // a known end (byday, second-tuesday, weekdays-until, counted-unknown) carry a reach; not the
         // overrides' series, the endless one, the one whose COUNT would walk more than half
         // the step limit, the BY-rule whose COUNT gives no end (last-friday: a month may
-        // have no match for all the scan knows), the bad rule, the one without DTSTART.
+        // have no match for all the scan knows; counted-weekdays, exdate-unknown: walked in every
+        // window, replayed), the bad rule, the one without DTSTART.
         let plan = ExpansionPlan(loaded, context: ExpansionContext(options: Self.options, diagnostics: Diagnostics()), forManyWindows: true)
         let reached = plan.calendars[0].files[0].series.filter { $0.reach != nil }.compactMap { $0.master?.uid }
-        #expect(reached.count == 22, "\(reached)")
+        #expect(reached.count == 23, "\(reached)")
         #expect(!reached.contains("long-count") && !reached.contains("endless") && reached.contains("weekly-count"))
         #expect(["byday", "second-tuesday", "weekdays-until"].allSatisfy(reached.contains) && !reached.contains("last-friday"))
     }
