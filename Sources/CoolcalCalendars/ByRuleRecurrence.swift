@@ -37,7 +37,11 @@ package final class ByRuleRecurrence: RuleIterator {
     private let monthBits: Int
     private let weekdayBits: Int
     /// Nothing before this is given (the start, or where `skip` moved to).
-    private var floor: CivilDateTime
+    private var floor: CivilDateTime {
+        didSet { floorSeconds = floor.secondsAsUTC }
+    }
+    /// `floor.secondsAsUTC`: each instance is compared as its seconds (what `<` compares).
+    private var floorSeconds: Int64
     private var given = 0
     private var ended = false
 
@@ -51,6 +55,7 @@ package final class ByRuleRecurrence: RuleIterator {
         self.start = start
         self.isDate = isDate
         floor = start
+        floorSeconds = start.secondsAsUTC
         monthBits = shape.months.isEmpty ? ~0 : shape.months.reduce(0) { $0 | 1 << $1 }
         weekdayBits = shape.days.isEmpty ? ~0 : shape.days.reduce(0) { $0 | 1 << $1.weekday }
         let day = CivilDateTime.daysFromCivil(start.year, start.month, start.day)
@@ -191,6 +196,8 @@ package final class ByRuleRecurrence: RuleIterator {
         CivilDateTime(year: year, month: month, day: day, hour: start.hour, minute: start.minute, second: start.second)
     }
 
+    private static let limitSeconds = RecurrenceSet.pastLibicalLimit.secondsAsUTC
+
     package func next() -> CivilDateTime? {
         if let count = shape.count, given >= count { return nil }
         while !ended {
@@ -204,11 +211,12 @@ package final class ByRuleRecurrence: RuleIterator {
             }
             let t = pending[taken]
             taken += 1
-            if t >= RecurrenceSet.pastLibicalLimit {
+            let seconds = t.secondsAsUTC
+            if seconds >= ByRuleRecurrence.limitSeconds {
                 ended = true
                 break
             }
-            if t < floor { continue }
+            if seconds < floorSeconds { continue }
             given += 1
             return t
         }

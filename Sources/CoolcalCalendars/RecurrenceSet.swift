@@ -171,29 +171,36 @@ package struct RecurrenceSet {
         // one instance fewer. (A counted rule is iterated from DTSTART; a civil one's first
         // instance is DTSTART, passed over or not.)
         var counted = rule.hasCount ? rule.facts.count : nil
+        // Each start compared as its `secondsAsUTC` (what `<` compares), found once a step.
+        let lowSeconds = low.secondsAsUTC, highSeconds = high.secondsAsUTC
+        let untilDay = rule.until.map { $0.fields.addingDays(2).secondsAsUTC }
+        var previousSeconds = previous.secondsAsUTC
         while let fields = iterator.next() {
             if calls == 0, let c = counted, fields != (dtstart.isDate ? dtstart.fields.dateOnly : dtstart.fields) {
                 counted = c - 1
             }
             if let c = counted, calls >= c { break }
+            let seconds = fields.secondsAsUTC
             // libical walked every step of the frequency from the previous instance.
-            let walked = step.map { max(1, Int(min((fields.secondsAsUTC - previous.secondsAsUTC) / $0, Int64(Int32.max)))) } ?? 1
+            let walked = step.map { max(1, Int(min((seconds - previousSeconds) / $0, Int64(Int32.max)))) } ?? 1
             steps += walked
             calls += 1
             budget.steps -= walked
             if budget.steps < 0 {
                 clock.diagnostics.warn("stopped expanding recurrences: more than the \(budget.limit) rule steps allowed for one query; results may be incomplete")
-                return fields > high ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(budget.limit))-step limit for one query")
+                return seconds > highSeconds ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(budget.limit))-step limit for one query")
             }
             if steps > maxSteps {
                 clock.diagnostics.warn("\(clock.describe): stopped expanding after \(maxSteps) recurrence steps")
-                return fields > high ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(maxSteps))-step limit")
+                return seconds > highSeconds ? nil : cut("expansion stopped at the \(RecurrenceSet.grouped(maxSteps))-step limit")
             }
             previous = fields
-            if fields > high { return nil }
-            if fields < low {
-                // Before the window: no zone arithmetic, only a cheap, safe UNTIL check.
-                if let until = rule.until, fields.dateOnly > until.fields.addingDays(2) { return nil }
+            previousSeconds = seconds
+            if seconds > highSeconds { return nil }
+            if seconds < lowSeconds {
+                // Before the window: no zone arithmetic, only a cheap, safe UNTIL check
+                // (its date: the seconds less the time of day).
+                if let untilDay, seconds - Int64(fields.hour * 3600 + fields.minute * 60 + fields.second) > untilDay { return nil }
                 continue
             }
             let candidate = instance(at: fields)
