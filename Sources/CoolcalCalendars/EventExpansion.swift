@@ -8,17 +8,20 @@ import CoolcalZones
 /// override replaces the master's instance with the same original start, and a
 /// `RANGE=THISANDFUTURE` override moves and restyles every later instance too.
 package struct EventExpansion {
-    package let master: ICalEvent?
-    package let overrides: [ICalEvent]
+    /// The master and its overrides, referred to, not copied: one expansion per series
+    /// and window.
+    package let series: ExpansionPlan.Series
+    package var master: ICalEvent? { series.master }
+    package var overrides: [ICalEvent] { series.overrides }
     package let zones: ZoneBook
     package let calendar: LoadedCalendar
     package let context: ExpansionContext
     package let budget: ExpansionBudget
     /// False for the second and later masters of one UID: the overrides' own
     /// occurrences were given with the first.
-    package let emitOverrides: Bool
+    package var emitOverrides: Bool { series.emitOverrides }
     /// The series' facts kept across windows (`ExpansionPlan.Memo`), for `merge`.
-    package var memo: ExpansionPlan.Memo?
+    package var memo: ExpansionPlan.Memo? { series.memo }
 
     private struct Override {
         let event: ICalEvent
@@ -48,12 +51,10 @@ package struct EventExpansion {
     private let masterZoneWarnings = Diagnostics()
     private let overrideZoneWarnings = Diagnostics()
 
-    package init(master: ICalEvent?, overrides: [ICalEvent], zones: ZoneBook, calendar: LoadedCalendar,
-         context: ExpansionContext, budget: ExpansionBudget, emitOverrides: Bool) {
+    package init(series: ExpansionPlan.Series, zones: ZoneBook, calendar: LoadedCalendar,
+                 context: ExpansionContext, budget: ExpansionBudget) {
         self.budget = budget
-        self.emitOverrides = emitOverrides
-        self.master = master
-        self.overrides = overrides
+        self.series = series
         self.zones = zones
         self.calendar = calendar
         self.context = context

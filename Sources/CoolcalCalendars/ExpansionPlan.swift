@@ -12,10 +12,18 @@ import CoolcalModel
 /// skips the series. Skipping gives what expanding would (nothing, and no warning: its
 /// warnings are given only with an occurrence), at the cost of a comparison.
 package struct ExpansionPlan {
-    package struct Series {
+    /// A class: each window's expansion refers to it, and copies none of its events.
+    package final class Series {
         package let master: ICalEvent?
         package let overrides: [ICalEvent]
         package let emitOverrides: Bool
+
+        init(master: ICalEvent?, overrides: [ICalEvent], emitOverrides: Bool) {
+            self.master = master
+            self.overrides = overrides
+            self.emitOverrides = emitOverrides
+        }
+
         /// Where all its instances lie (UTC seconds, start ≤ end), from `EventExpansion.reach`;
         /// nil: expand it in every window.
         package var reach: (start: Int64, end: Int64)?
@@ -63,7 +71,7 @@ package struct ExpansionPlan {
         self.calendars = calendars.map { loaded in
             let resolved = loaded.resolvingRevisions()
             return Calendar(loaded: resolved, files: resolved.files.map { file in
-                var series = Self.series(of: file)
+                let series = Self.series(of: file)
                 if forManyWindows {
                     for i in series.indices {
                         series[i].memo = Memo()

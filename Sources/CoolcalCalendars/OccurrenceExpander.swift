@@ -36,11 +36,8 @@ public struct OccurrenceExpander {
                 for warning in file.calendar.warnings { context.diagnostics.warn(warning) }
                 for series in file.series {
                     if series.skips(window) { continue }
-                    var expansion = EventExpansion(
-                        master: series.master, overrides: series.overrides, zones: file.calendar.zones,
-                        calendar: calendar.loaded, context: context, budget: budget, emitOverrides: series.emitOverrides)
-                    expansion.memo = series.memo
-                    found += expansion.occurrences(in: window)
+                    found += EventExpansion(series: series, zones: file.calendar.zones, calendar: calendar.loaded,
+                                            context: context, budget: budget).occurrences(in: window)
                 }
             }
             result += Revisions.withoutCopies(found)
@@ -88,7 +85,8 @@ public struct PreparedCalendars {
 
 /// What expanding any one event needs from the run: the options, where warnings go,
 /// the zones for floating times and UTC. `EventExpansion` gets this, not its parent.
-package struct ExpansionContext {
+/// A class: it goes with every series in every window, one reference, not its fields.
+package final class ExpansionContext {
     package let options: ExpansionOptions
     package let diagnostics: Diagnostics
     /// The zone of all-day dates and floating times (`--tz`).
