@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 
 /// What expanding a rule asks of it each time — its parts, COUNT, whether it has BY
 /// parts, and whether libical would walk it without bound — read once, when the rule
@@ -23,6 +24,13 @@ extension ICalRule {
         package let fixedReason: String??
         /// What a sub-daily rule's answer needs from DTSTART.
         package let subDaily: SubDaily?
+
+        /// The facts of `text`, read once per distinct text: a calendar's thousands of
+        /// rules are a few dozen texts (UNTIL aside), and each reading parses it twice
+        /// (here and by libical). Shared, so the copies share their parts' storage too.
+        static func read(text: String, interval: Int) -> Facts {
+            FactsCache.shared.facts(text: text, interval: interval)
+        }
 
         package init(text: String, interval: Int) {
             self.parts = RuleParts(text)
@@ -82,5 +90,36 @@ extension ICalRule {
         /// The day filter's longest gap in days (nil: no date passes it).
         package let dayGap: Int?
         package let dayFilterDescribed: String
+    }
+}
+
+/// The facts read so far, by rule text and interval: rules are read on two threads
+/// (`ParseInHalves`), so behind a lock. It grows with the distinct rule texts read, at
+/// most `most` of them, then starts again.
+private final class FactsCache: @unchecked Sendable {
+    static let shared = FactsCache()
+    private static let most = 4096
+    private let lock = NSLock()
+    private var known: [Key: ICalRule.Facts] = [:]
+
+    private struct Key: Hashable {
+        let text: String
+        let interval: Int
+    }
+
+    func facts(text: String, interval: Int) -> ICalRule.Facts {
+        let key = Key(text: text, interval: interval)
+        lock.lock()
+        if let facts = known[key] {
+            lock.unlock()
+            return facts
+        }
+        lock.unlock()
+        let facts = ICalRule.Facts(text: text, interval: interval)
+        lock.lock()
+        if known.count >= Self.most { known.removeAll() }
+        known[key] = facts
+        lock.unlock()
+        return facts
     }
 }

@@ -29,7 +29,7 @@ public struct ICalRule: Hashable, Sendable {
         textWithoutUntil = text
         hasCount = rule.count > 0
         interval = Int(rule.interval)
-        facts = Facts(text: text, interval: interval)
+        facts = Facts.read(text: text, interval: interval)
     }
 }
 
