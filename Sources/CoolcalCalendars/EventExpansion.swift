@@ -146,7 +146,7 @@ package struct EventExpansion {
             if emitOverrides, let o = standalone(event, window: window, recurrenceID: parsed.written) { own.append(o) }
         }
         ranges.sort { $0.key < $1.key }
-        guard let master, let dtstart = usableStart(master) else { return (own, result) }
+        guard let master = series.master, let dtstart = usableStart(master) else { return (own, result) }
         let clock = clock(for: master)
         // The query's limits are spent (the warning saying so has been given): a series
         // that may reach the window is busy over all of it, marked incomplete.
@@ -215,7 +215,8 @@ package struct EventExpansion {
             }
             let rid: OccurrenceTime? = master.isRecurring ? time(of: key) : nil
             if marks == nil {
-                let own = masterMarks ?? Marks(master, context)
+                let own = masterMarks ?? memo?.marks ?? Marks(master, context)
+                memo?.marks = own
                 masterMarks = own
                 marks = own
             }
@@ -321,7 +322,7 @@ package struct EventExpansion {
     /// What makes an event free or tentative for the owner: the same for each of its
     /// instances, so found once per series, not per instance (attendee addresses are
     /// normalized to find them).
-    private struct Marks {
+    struct Marks {
         let declined: Bool, tentative: Bool, shownAsFree: Bool
 
         init(_ event: ICalEvent, _ context: ExpansionContext) {

@@ -42,7 +42,8 @@ package struct ExpansionPlan {
     /// What expanding a series' master gives alike in every window — DTSTART's zone, the
     /// instance length, DTSTART's instance, the EXDATEs — kept from its first window when
     /// working it out warned of nothing (a warning is given per window, with an
-    /// occurrence: a master that warns is worked out in each, as before).
+    /// occurrence: a master that warns is worked out in each, as before). Like `reach`,
+    /// for the options the plan was made with.
     package final class Memo {
         package struct Facts {
             let zone: ZoneRules
@@ -53,6 +54,8 @@ package struct ExpansionPlan {
         package var facts: Facts??
         /// Its counted rules' walks.
         package let walks = RecordedWalks()
+        /// The master's marks (declined, tentative, shown as free), once it had an instance.
+        var marks: EventExpansion.Marks?
     }
 
     package struct File {

@@ -25,7 +25,11 @@ package struct Truncation {
 /// (or, for the simplest rules, `CivilRecurrence`, and for the common BY-rules,
 /// `ByRuleRecurrence`, which give the same starts).
 package struct RecurrenceSet {
-    package let event: ICalEvent
+    /// The master's RRULEs, RDATEs and EXDATEs: all of it a set needs (one is made per
+    /// series and window, so the rest of the event is not copied in).
+    package let rules: [ICalRule]
+    package let rdates: [ICalRecurrenceDate]
+    package let exdates: [ICalTime]
     package let dtstart: ICalTime
     package let clock: EventClock
     package let zone: ZoneRules
@@ -37,6 +41,19 @@ package struct RecurrenceSet {
     /// Simple rules and the common BY-rules walked in civil arithmetic (`CivilRecurrence`,
     /// `ByRuleRecurrence`), not by libical.
     package var civilRules = true
+
+    package init(event: ICalEvent, dtstart: ICalTime, clock: EventClock, zone: ZoneRules, length: InstanceLength,
+                 maxSteps: Int, budget: ExpansionBudget, enough: Int, civilRules: Bool = true) {
+        (rules, rdates, exdates) = (event.rules, event.rdates, event.exdates)
+        self.dtstart = dtstart
+        self.clock = clock
+        self.zone = zone
+        self.length = length
+        self.maxSteps = maxSteps
+        self.budget = budget
+        self.enough = enough
+        self.civilRules = civilRules
+    }
     /// What `fixed()` gives, when a window before worked it out (`ExpansionPlan.Memo`).
     package var known: Fixed?
     /// Where the walks of counted rules are kept across windows (`ExpansionPlan.Memo`).
@@ -60,7 +77,7 @@ package struct RecurrenceSet {
         let first = known?.first ?? instance(at: dtstart.fields)
         consider(first, search, &byStart)
         var cut: Truncation?
-        for (index, rule) in event.rules.enumerated() {
+        for (index, rule) in rules.enumerated() {
             guard let stopped = expand(rule, index, from: first, search, &byStart) else { continue }
             if let c = cut {
                 // Busy from the first cut to the last end any cut rule may reach.
@@ -70,7 +87,7 @@ package struct RecurrenceSet {
                 cut = stopped
             }
         }
-        for rdate in event.rdates {
+        for rdate in rdates {
             consider(instance(of: rdate), search, &byStart)
         }
         // After the rules, as the warnings of a zone EXDATE's come after theirs.
@@ -251,11 +268,11 @@ package struct RecurrenceSet {
     /// rule ends (`end(of:)`), and RDATEs and DTSTART are known.
     package func latestEnd() -> Int64? {
         var last = instance(at: dtstart.fields).end
-        for rule in event.rules {
+        for rule in rules {
             guard let e = end(of: rule) else { return nil }
             last = max(last, e)
         }
-        for rdate in event.rdates { last = max(last, instance(of: rdate).end) }
+        for rdate in rdates { last = max(last, instance(of: rdate).end) }
         return last
     }
 
@@ -302,7 +319,7 @@ package struct RecurrenceSet {
 
     private func exclusions() -> Exclusions {
         var e = Exclusions()
-        for ex in event.exdates {
+        for ex in exdates {
             if ex.isDate || dtstart.isDate { e.dates.insert(ex.fields.dateOnly) }
             else { e.instants.insert(clock.instant(of: ex)) }
         }
