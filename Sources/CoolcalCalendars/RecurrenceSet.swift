@@ -165,10 +165,10 @@ package struct RecurrenceSet {
         }
         var steps = 0, calls = 0
         var previous = from
-        // Where the rule ends at the latest (UNTIL), for the span a cut leaves busy.
-        let until = end(of: rule)
+        // Where the rule ends at the latest (UNTIL), for the span a cut leaves busy:
+        // worked out only for a cut.
         func cut(_ reason: String) -> Truncation {
-            Truncation(at: zone.utcSeconds(of: previous), until: until, reason: reason)
+            Truncation(at: zone.utcSeconds(of: previous), until: end(of: rule), reason: reason)
         }
         // A counted simple rule is not skipped (libical's set_start cannot): its
         // instances before the window are passed over at once, counted as the loop
@@ -229,7 +229,9 @@ package struct RecurrenceSet {
         // libical ends every rule at the end of 2582: say so when the series had more to give.
         // (A COUNT rule is iterated from DTSTART, so `calls` counts its instances.)
         let ended = (rule.until.map { $0.fields < RecurrenceSet.pastLibicalLimit } ?? false) || (counted.map { calls >= $0 } ?? false)
-        if !ended && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
+        // (No UTC offset moves 2583 by a month: a search ending before that needs no zone.)
+        if !ended && search.end > RecurrenceSet.pastLibicalLimit.secondsAsUTC - 31 * 86_400
+            && zone.utcSeconds(of: RecurrenceSet.pastLibicalLimit) < search.end {
             clock.diagnostics.warn("\(clock.describe): RRULE \(rule.textWithoutUntil) is expanded only up to 2582-12-31 (libical's limit); later instances are left out")
         }
         return nil
