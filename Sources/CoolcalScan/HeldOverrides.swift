@@ -77,7 +77,9 @@ package struct HeldOverrides {
                 }
             }
         }
-        seen.keepOnlyDropped()
+        // Where the dropped events start serves only to read their revisions again
+        // (`RevisionsByPlace`): a scan that keeps none (a read-back) lets the records go.
+        if keepsRevisions { seen.keepOnlyDropped() } else { seen = SeenEvents() }
         // Dropped only when every master of the UID is known and its instance at
         // RECURRENCE-ID misses the window too.
         let putBack = held.map { override in
