@@ -59,7 +59,8 @@ package struct HeldOverrides {
     /// `out` with the held overrides that may reach a window put back in place (those held
     /// by place read again through `read`: nil when the text no longer has them); the
     /// revisions of those dropped go to `skipped` when `keepsRevisions`. The masters are
-    /// let go once read (`SeenEvents.keepOnlyDropped`): the end of the scan.
+    /// let go once read (`SeenEvents.keepOnlyDropped`), and every record when no revision
+    /// is kept: the end of the scan.
     package mutating func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions,
                                  keepsRevisions: Bool,
                                  reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {

@@ -181,6 +181,18 @@ public final class OpenInput {
         }
     }
 
+    /// Fills `buffer` from `offset` of a regular file, reading on after a short read:
+    /// how many bytes it holds, fewer than its size only where the file ends.
+    public func read(filling buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        var got = 0
+        while got < buffer.count {
+            let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[got...]), at: offset + Int64(got))
+            if n == 0 { break }
+            got += n
+        }
+        return got
+    }
+
     /// Everything up to the end, refused (`InputTooLarge`) as soon as it exceeds `limit`.
     public func readAll(limit: Int) throws -> Data {
         try readAllNotingBareCR(limit: limit).data

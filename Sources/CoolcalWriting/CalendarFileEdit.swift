@@ -245,17 +245,15 @@ package final class CalendarFileEdit {
     package func commit() throws {
         try placeDeferred()
         guard let edited else { return }
+        let empty = removeWhenEmpty && status != nil && text.veventBlocks().isEmpty
+        // A question that read a streamed file whole (this one too) may have found it changed.
         if sparse?.changed == true { throw AtomicFile.Changed() }
-        if removeWhenEmpty && status != nil && text.veventBlocks().isEmpty {
+        if empty {
             try AtomicFile.remove(file, unchanged: { self.unchanged() })
             diagnostics?.note("\(file): no event left in it; removed")
             return
         }
-        if let sparse {
-            // A question that read the whole file may have found it changed.
-            if sparse.changed { throw AtomicFile.Changed() }
-            if !sparse.complete { return try commitStreamed(edited, from: sparse) }
-        }
+        if let sparse, !sparse.complete { return try commitStreamed(edited, from: sparse) }
         // The bytes as read are compared during the fsync, on another thread while the
         // temp file is read back; right before the rename, the file's status again (a
         // change meanwhile changes it).
@@ -384,11 +382,12 @@ package final class CalendarFileEdit {
         return Compared(same: same && sameVersion(file: file, status: status), input: input)
     }
 
-    /// Whether `bytes` have a CR that no LF follows (`BareCR`).
+    /// The refusal of a file with a CR that no LF follows.
     private static func bareCRError(_ file: String) -> ICalError {
         ICalError(file: file, message: "uses CR-only line endings; coolcal edits CRLF or LF files only; not modified")
     }
 
+    /// Whether `bytes` have a CR that no LF follows (`BareCR`).
     private static func hasBareCR(_ bytes: Data) -> Bool {
         bytes.withUnsafeBytes { BareCR.present(in: $0) }
     }

@@ -105,12 +105,6 @@ final class SourceComparison {
 
     /// Fills the first `count` bytes of `scratch` from the file at `offset`.
     private func read(at offset: Int, count: Int) -> Bool {
-        var got = 0
-        while got < count {
-            guard let n = try? source.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[got..<count]), at: Int64(offset + got)),
-                  n > 0 else { return false }
-            got += n
-        }
-        return true
+        (try? source.read(filling: UnsafeMutableRawBufferPointer(rebasing: scratch[..<count]), at: Int64(offset))) == count
     }
 }

@@ -64,12 +64,7 @@ final class SparseFile {
 
     /// Whether `range` was read in full.
     private func read(_ range: Range<Int>) -> Bool {
-        var at = range.lowerBound
-        while at < range.upperBound {
-            let into = UnsafeMutableRawBufferPointer(start: base + at, count: range.upperBound - at)
-            guard let n = try? input.read(into: into, at: Int64(at)), n > 0 else { return false }
-            at += n
-        }
-        return true
+        let into = UnsafeMutableRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        return (try? input.read(filling: into, at: Int64(range.lowerBound))) == range.count
     }
 }

@@ -96,13 +96,7 @@ struct StreamedCalendarRead {
         let from = max(0, size - tail)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size - from, alignment: 16)
         defer { buffer.deallocate() }
-        var n = 0
-        while n < buffer.count {
-            let got = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[n...]), at: Int64(from + n))
-            if got == 0 { return nil }
-            n += got
-        }
-        guard let at = ContentLines.lastLine(in: UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self)), is: "END:VCALENDAR"),
+        guard try input.read(filling: buffer, at: Int64(from)) == buffer.count, let at = ContentLines.lastLine(in: UnsafeBufferPointer(buffer.bindMemory(to: UInt8.self)), is: "END:VCALENDAR"),
               at > 0 || from == 0 else { return nil }
         return from + at
     }

@@ -163,6 +163,22 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: files.streamed)) == (try Data(contentsOf: URL(fileURLWithPath: files.whole))))
     }
 
+    /// Another program cuts the file short in place after the scan (the copy would run out
+    /// of bytes): a change to read again, and the file is left as the other program left it.
+    @Test func aFileCutShortAfterTheScanIsAChange() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.copies(in: dir)
+        let change = try CarriedTextTests.request(4)
+        let edit = try CalendarFileEdit(file: files.streamed, windows: [Self.window], diagnostics: nil, expecting: [change.identity],
+                                        streamFrom: 0)
+        #expect(try edit.apply(change) == .added)
+        let half = files.bytes.count / 2
+        #expect(truncate(files.streamed, off_t(half)) == 0)
+        #expect(throws: AtomicFile.Changed.self) { try edit.commit() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: files.streamed)) == files.bytes.prefix(half))
+    }
+
     /// Another program rewrites one letter of the file in place and puts its times back (an
     /// `rsync --inplace -t`): the file's identity is what was read, only its bytes differ.
     /// The checksum taken while scanning catches it: a change to read again, and the
