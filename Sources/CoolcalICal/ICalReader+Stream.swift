@@ -42,9 +42,7 @@ extension ICalReader {
             observe(piece)
             if let c = checkpointAt, checkpoint == nil, c >= at, c < at + n {
                 filter.feed(UnsafeRawBufferPointer(rebasing: piece[..<(c - at)]))
-                var resumed = filter.withoutRevisions().withoutKeptEvents()
-                resumed.lineObserver = nil
-                checkpoint = ScanCheckpoint(offset: c, filter: resumed)
+                checkpoint = ScanCheckpoint(offset: c, of: &filter)
                 filter.feed(UnsafeRawBufferPointer(rebasing: piece[(c - at)...]))
             } else {
                 filter.feed(piece)
@@ -63,6 +61,8 @@ extension ICalReader {
         if size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         // (The whole file, for line numbers, only when a cap is exceeded: as a read in memory.)
         var result = try parse(kept, file: file, whole: { try wholeFile(input) })
+        // And what libical's trees took (parsed in halves: the second in another thread's arena).
+        if size >= SplitScan.threshold { SystemCalls.returnFreedMemory() }
         result.skippedRevisions = try skipped(filter, result, read: reading)
         return Streamed(calendar: result, checkpoint: checkpoint, bareCR: bareCR)
     }

@@ -59,7 +59,7 @@ public enum ICalReader {
             guard let checkpoint, let at = ScanCheckpoint.offset(in: raw) else { return filter.feedAll(raw) }
             // The scan split (or not) up to the checkpoint is the sequential one there.
             let scan = filter.feedAll(UnsafeRawBufferPointer(rebasing: raw[..<at]))
-            checkpoint(ScanCheckpoint(offset: at, filter: filter.withoutRevisions().withoutKeptEvents()))
+            checkpoint(ScanCheckpoint(offset: at, of: &filter))
             filter.feed(UnsafeRawBufferPointer(rebasing: raw[at...]))
             return scan
         }

@@ -48,6 +48,10 @@ package struct HeldOverrides {
     /// starts (`SeenEvents`: a few bytes an event). `merged` looks up only the UIDs of the
     /// overrides held (few), so this is a list, not a dictionary.
     package var seen = SeenEvents()
+    /// Whether another holds `seen` too (a `ScanCheckpoint`): then the records stay as
+    /// they are at the end, not converted to the dropped events' (`RevisionsByPlace`
+    /// reads either), since a conversion would hold both.
+    package var seenShared = false
 
     /// The bytes it takes: the overrides held and the records of the events seen.
     package var memoryFootprint: Int {
@@ -59,8 +63,8 @@ package struct HeldOverrides {
     /// `out` with the held overrides that may reach a window put back in place (those held
     /// by place read again through `read`: nil when the text no longer has them); the
     /// revisions of those dropped go to `skipped` when `keepsRevisions`. The masters are
-    /// let go once read (`SeenEvents.keepOnlyDropped`), and every record when no revision
-    /// is kept: the end of the scan.
+    /// let go once read (`SeenEvents.keepOnlyDropped`, unless `seenShared`), and every
+    /// record when no revision is kept: the end of the scan.
     package mutating func merged(into out: [UInt8], windows: [TimeWindow], skipped: inout ICalSkippedRevisions,
                                  keepsRevisions: Bool,
                                  reading read: ((Int, UnsafeMutableRawBufferPointer) throws -> Int)? = nil) throws -> [UInt8]? {
@@ -80,7 +84,7 @@ package struct HeldOverrides {
         }
         // Where the dropped events start serves only to read their revisions again
         // (`RevisionsByPlace`): a scan that keeps none (a read-back) lets the records go.
-        if keepsRevisions { seen.keepOnlyDropped() } else { seen = SeenEvents() }
+        if !keepsRevisions { seen = SeenEvents() } else if !seenShared { seen.keepOnlyDropped() }
         // Dropped only when every master of the UID is known and its instance at
         // RECURRENCE-ID misses the window too.
         let putBack = held.map { override in

@@ -26,6 +26,17 @@ package struct ScanCheckpoint {
         self.filter = filter
     }
 
+    /// The checkpoint of the scan `scanning` at `offset` (a line start: every byte before
+    /// it fed), without its line observer. That scan then keeps its records of the events
+    /// seen as they are at its end (`HeldOverrides.seenShared`): the checkpoint holds the
+    /// same records (shared, not copied), so converting them would add memory, not free it.
+    package init(offset: Int, of scanning: inout ICalPreFilter) {
+        var resumed = scanning.withoutRevisions().withoutKeptEvents()
+        resumed.lineObserver = nil
+        self.init(offset: offset, filter: resumed)
+        scanning.overrides.seenShared = true
+    }
+
     /// Where the last `END:VCALENDAR` line of `bytes` starts (`CalendarText.insertionPoint`'s
     /// rule); nil when there is none, and then nothing is kept.
     package static func offset(in bytes: UnsafeRawBufferPointer) -> Int? {

@@ -238,4 +238,36 @@ import Testing
         #expect(zip(kept, dropped).allSatisfy { $0.droppedAt == $1.droppedAt && $0.hash == $1.hash & 0xFFFF_FFFF })
         #expect(first.bytesUsed <= 7 * dropped.count)
     }
+
+    /// A scan a checkpoint was taken of keeps its records as they are at its end: the
+    /// checkpoint holds them too, and converting them would hold both. Revisions by place
+    /// are read from them as from the converted ones.
+    @Test func aScanWithACheckpointKeepsItsRecordsAsTheyAre() throws {
+        let data = Data(Self.calendar(seed: 3, count: 100).utf8)
+        let bytes = [UInt8](data)
+        let offset = try #require(bytes.withUnsafeBytes { ScanCheckpoint.offset(in: $0) })
+        var filter = ICalPreFilter(window: Self.window), plain = ICalPreFilter(window: Self.window)
+        (filter.revisionsByPlace, plain.revisionsByPlace) = (true, true)
+        bytes.withUnsafeBytes { raw in
+            filter.feed(UnsafeRawBufferPointer(rebasing: raw[..<offset]))
+            plain.feed(raw)
+        }
+        let checkpoint = ScanCheckpoint(offset: offset, of: &filter)
+        bytes.withUnsafeBytes { filter.feed(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+        #expect(filter.finish() == plain.finish())
+        let records = filter.overrides.seen.all
+        #expect(records.count > 50 && records.contains { $0.isMaster })
+        #expect(records == checkpoint.filter.overrides.seen.all)
+        // The scan without one lets its masters go.
+        #expect(!plain.overrides.seen.all.contains { $0.isMaster })
+        func reading(_ at: Int, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+            let n = max(0, min(buffer.count, bytes.count - at))
+            for i in 0..<n { buffer[i] = bytes[at + i] }
+            return n
+        }
+        let uids = ICalSkippedRevisions.UIDs(Set(try ICalReader.read(data, file: "t.ics", window: Self.window).events.compactMap(\.uid)))
+        let found = Self.sorted(try RevisionsByPlace.revisions(of: uids, in: filter, reading: reading).all)
+        #expect(!found.isEmpty)
+        #expect(found == Self.sorted(try RevisionsByPlace.revisions(of: uids, in: plain, reading: reading).all))
+    }
 }
