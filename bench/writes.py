@@ -1,4 +1,5 @@
-"""The write rows of bench/run.py: `accept` of a new event (into a fresh copy of the
+"""The write rows of bench/run.py: `cp` of the calendar into a new file (the floor of a
+write), `accept` of a new event (into a fresh copy of the
 calendar each run), `accept` of the same event again (already there: nothing to write),
 and `merge` of a 10-invitation spool (a fresh spool and calendar copy each run). The
 copies are made before each run and are not timed; each run gets a fresh state directory
@@ -29,6 +30,16 @@ def rows(coolcal, invite, cal, runs, env, tag):
         shutil.copyfile(cal, target)
         _fresh(state)
 
+    # The bytes written once: `cp` of the calendar into a new file, prepared as `accept`
+    # is (a fresh copy of the calendar beside it), the floor of a write that keeps them all.
+    copied = os.path.join(work, "copied.ics")
+
+    def fresh_target():
+        if os.path.exists(copied):
+            os.remove(copied)
+        fresh_copy()
+
+    floor = measure("cp", ["/bin/cp", cal, copied], runs, ok_codes=(0,), setup=fresh_target, tolerate=True)
     new = measure("accept", [coolcal, "accept", invite, target], runs, ok_codes=(0,),
                   env=wenv, setup=fresh_copy, tolerate=True)
     fresh_copy()
@@ -44,6 +55,6 @@ def rows(coolcal, invite, cal, runs, env, tag):
 
     merge = measure("merge 10", [coolcal, "merge", "--me", "bench@example.org", "--spool", spool, "--policy", "accept-all", target], runs,
                     ok_codes=(0, 1), env=wenv, setup=fresh_spool, tolerate=True)
-    for p in (target, spool, state):
+    for p in (target, spool, state, copied):
         shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else (os.path.exists(p) and os.remove(p))
-    return {"accept": new, "accept again": again, "merge 10": merge}
+    return {"cp (the bytes written once)": floor, "accept": new, "accept again": again, "merge 10": merge}
