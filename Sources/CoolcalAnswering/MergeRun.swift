@@ -111,8 +111,8 @@ package struct MergeRun {
     private func settle(_ pass: inout MergePass, spool: MergeSource, report: (MergeItem) -> Void) throws -> Error? {
         let diagnostics = store.diagnostics
         // The spool's notes (each report in JSON, most of what settling costs) are made on
-        // another thread while the calendar is written and synced.
-        let reports = pass.settlements.map { s in s.conflicts.map { (s.finished?.outcome ?? .failed, $0) } }
+        // another thread while the calendar is written and synced; for a mailbox, none.
+        let reports = spool.keepsNotes ? pass.settlements.map { s in s.conflicts.map { (s.finished?.outcome ?? .failed, $0) } } : []
         let now = store.settings.now
         let answered = notes.answered
         let made = BackgroundTask { reports.map { $0.map { answered($0.0, $0.1, now) } } }

@@ -25,6 +25,9 @@ package protocol MergeSource: AnyObject {
     /// `failed/`): a plain spool syncs its directories once, a mailbox remembers them all
     /// in one commit.
     func finish(_ items: [MergeFinished]) throws
+    /// Whether `finish` keeps the answered items' notes (a plain spool's `NAME.outcome`):
+    /// a mailbox keeps none, and its run does not make them.
+    var keepsNotes: Bool { get }
     /// `merge --policy report`: remembers what the run reported, apart from what real runs
     /// answered, so that the next report run is silent about it and a real run still
     /// answers it (a mailbox's messages; a plain spool reports its files every time).
@@ -53,6 +56,8 @@ package struct MergeFinished {
 }
 
 extension MergeSource {
+    package var keepsNotes: Bool { false }
+
     package func remember(reported items: [MergeFinished]) throws {}
 
     package func ended() throws {}
@@ -107,6 +112,7 @@ package final class PlainSource: MergeSource {
     /// For each item name, the key a held one is remembered by.
     private var keys: [String: String] = [:]
     package var directory: String { spool.directory }
+    package var keepsNotes: Bool { true }
 
     package init(spool: Spool, lock: FileLock, store: StateStore, now: Date) {
         self.spool = spool
