@@ -123,9 +123,7 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
 
     /// `ScanLine.nameHash`, with its lowest bit marking an ASCII UID.
     package static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        // FNV-1a's offset basis: the hash of no bytes.
-        guard let p = b.baseAddress else { return UInt64(0xCBF2_9CE4_8422_2325).asASCIIMark }
-        return ScanLine.nameHash(p, b.count).asASCIIMark
+        ScanLine.nameHash(b).asASCIIMark
     }
 }
 
@@ -237,7 +235,7 @@ private struct Part: Sendable {
 
     func stagedHash() -> UInt64 {
         arena[committed...].withUnsafeBufferPointer { b in
-            b.baseAddress.map { ScanLine.nameHash($0, b.count) } ?? 0xCBF2_9CE4_8422_2325
+            ScanLine.nameHash(b)
         }
     }
 

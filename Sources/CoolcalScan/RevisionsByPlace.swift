@@ -55,7 +55,7 @@ package enum RevisionsByPlace {
         }
         guard !filter.rereading, let r = filter.skippedRevisions.all.first else { return nil }
         var uid = r.uid
-        let read = uid.withUTF8 { b in b.baseAddress.map { ScanLine.nameHash($0, b.count) } ?? 0xCBF2_9CE4_8422_2325 }
+        let read = uid.withUTF8 { ScanLine.nameHash($0) }
         return UInt32(truncatingIfNeeded: read) == hash ? r : nil
     }
 

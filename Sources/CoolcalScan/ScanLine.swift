@@ -30,7 +30,7 @@ package enum ScanLine {
     /// BEGIN or END in any case. libical's END closes the innermost open component
     /// whatever name follows, and its BEGIN reads the name up to a comma and matches
     /// it by prefix (`VEVENTX` is a VEVENT). `name` is a hash of the upper-cased name
-    /// (FNV-1a) only in the plain form `BEGIN:NAME` / `END:NAME`, NAME being letters,
+    /// (`nameHash`) only in the plain form `BEGIN:NAME` / `END:NAME`, NAME being letters,
     /// digits and `-` with at most spaces or tabs after it; nil otherwise.
     package struct Marker {
         package var begin: Bool
@@ -227,32 +227,12 @@ package enum ScanLine {
         return false
     }
 
-    package static func nameHash(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        var i = 0
-        // Eight bytes upper-cased at once (a UID is hashed on every event), then hashed
-        // byte by byte as below: the same hash.
-        while i + 8 <= n {
-            var word = upper(UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)))
-            for _ in 0..<8 {
-                h = (h ^ (word & 0xFF)) &* 0x100_0000_01B3
-                word >>= 8
-            }
-            i += 8
-        }
-        while i < n {
-            h = (h ^ UInt64(ContentLines.upper(p[i]))) &* 0x100_0000_01B3
-            i += 1
-        }
-        return h
-    }
-
     // The hashes of the names the filter compares with, as literals: a `static let` with
     // an initializer is a lazy global, and its check (`swift_once`) ran on every BEGIN and
     // END line. `PreFilterNameHashTests` checks each against `nameHash`.
-    package static let vcalendar: UInt64 = 0x5F3E_F9EE_94B8_A193 // nameHash("VCALENDAR")
-    package static let vevent: UInt64 = 0xDA4B_18BF_22D7_DC83 // nameHash("VEVENT")
-    package static let vtimezone: UInt64 = 0xB4D3_51B1_05AA_12A6 // nameHash("VTIMEZONE")
+    package static let vcalendar: UInt64 = 0xF2C2_9229_91EB_25F0 // nameHash("VCALENDAR")
+    package static let vevent: UInt64 = 0x7868_1D4C_5BCE_10C8 // nameHash("VEVENT")
+    package static let vtimezone: UInt64 = 0xA7B9_5798_F0CA_092B // nameHash("VTIMEZONE")
 
     /// The property lines the pre-filter cares about.
     package enum PropertyKind {
