@@ -42,6 +42,14 @@ import Testing
         #expect(JSONWriter.string(value, pretty: false) == "[\"Family Reunion – 10:00\",\"a\\u2028b\\u2029c\",\"plain é 日本\"]\n")
     }
 
+    /// Numbers as `String` writes them, the extremes too; pretty output indented by two.
+    @Test func jsonWritesNumbersAndIndents() {
+        let numbers = JSONValue.array([.int(0), .int(-7), .int(Int64.min), .int(Int64.max), .double(1.5), .double(.infinity)])
+        #expect(JSONWriter.string(numbers, pretty: false) == "[0,-7,-9223372036854775808,9223372036854775807,1.5,null]\n")
+        let nested = JSONValue.object([("a", .array([.int(1), .string("x")])), ("b", .object([])), ("c", .array([]))])
+        #expect(JSONWriter.string(nested) == "{\n  \"a\": [\n    1,\n    \"x\"\n  ],\n  \"b\": {},\n  \"c\": []\n}\n")
+    }
+
     @Test func calendarColours() {
         #expect(CalendarColor.sgr("#1E90FF") == "38;2;30;144;255")
         #expect(CalendarColor.sgr("#1E90FFCC") == "38;2;30;144;255")
