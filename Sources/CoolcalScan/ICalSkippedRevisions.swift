@@ -219,18 +219,14 @@ private struct Part: Sendable {
     func stagedIsPlain() -> Bool {
         let n = arena.count - committed
         guard n > 0, n <= Int(Int32.max), arena[arena.count - 1] != 0x20 else { return false }
-        var high: UInt8 = 0
-        for i in committed..<arena.count {
-            let c = arena[i]
-            if c < 0x20 || c == 0x5C || c == 0x7F { return false }
-            high |= c
+        return arena[committed...].withUnsafeBufferPointer { b in
+            let found = UIDBytes.survey(b)
+            return !found.special && (!found.high || String(validating: b, as: UTF8.self) != nil)
         }
-        guard high >= 0x80 else { return true }
-        return arena[committed...].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) } != nil
     }
 
     func stagedIsASCII() -> Bool {
-        arena[committed...].allSatisfy { $0 < 0x80 }
+        arena[committed...].withUnsafeBufferPointer { !UIDBytes.survey($0).high }
     }
 
     func stagedHash() -> UInt64 {

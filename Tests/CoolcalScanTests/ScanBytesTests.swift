@@ -83,6 +83,27 @@ import Testing
         return x ^ (x >> 33)
     }
 
+    /// A UID's survey, eight bytes a step, against a byte-by-byte reading: bytes at and
+    /// around each limit (0x20, 0x5C, 0x7F, 0x80) and those whose low seven bits are them,
+    /// in every position of a word and in the bytes after the last word.
+    @Test func aUIDSurveyIsTheByteByByteOne() {
+        var rng = Seeded(state: 9)
+        let edges: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x41, 0x5B, 0x5C, 0x5D, 0x61, 0x7E, 0x7F, 0x80, 0x81,
+                              0x9F, 0xA0, 0xDC, 0xFF, 0xE2]
+        let common: [UInt8] = Array("abcdefXYZ0123456789-@.".utf8)
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...40, using: &rng)
+            var bytes = (0..<n).map { _ in common.randomElement(using: &rng) ?? 0x61 }
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where n > 0 {
+                bytes[Int.random(in: 0..<n, using: &rng)] = edges.randomElement(using: &rng) ?? 0
+            }
+            let special = bytes.contains { $0 < 0x20 || $0 == 0x5C || $0 == 0x7F }
+            let high = bytes.contains { $0 >= 0x80 }
+            let found = bytes.withUnsafeBufferPointer { UIDBytes.survey($0) }
+            #expect(found.special == special && found.high == high, "\(bytes)")
+        }
+    }
+
     /// Every length from 0 to 40 (words whole, short, and a last word read overlapping
     /// the one before), the bytes at the end of their buffer.
     @Test func aNameHashIsTheByteByByteOne() {
