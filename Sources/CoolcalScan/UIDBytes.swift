@@ -11,8 +11,9 @@ enum UIDBytes {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var special: UInt64 = 0, high: UInt64 = 0
         var i = 0
-        while i + 8 <= n {
-            let x = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+        while i < n && n >= 8 {
+            // (The last word ends at the last byte, over bytes surveyed already: no harm.)
+            let x = UInt64(littleEndian: UnsafeRawPointer(p + min(i, n - 8)).loadUnaligned(as: UInt64.self))
             high |= x
             // Each byte's low seven bits, its high bit set before subtracting so that no
             // byte borrows from the next: a byte below 0x20, or equal to 0x5C or 0x7F (zero
