@@ -38,8 +38,7 @@ public struct ICalPreFilter {
     /// (−12 h to +14 h), and unknown or floating zones are read in `--tz`, another zone.
     package static let margin: Int64 = 86_400
 
-    /// Every window an event is kept for; dropped only when it can reach none of them,
-    /// so the contract holds for each (`merge` reads for many).
+    /// The windows: an event is dropped only when it can reach none (`merge` reads for many).
     package var windows: [TimeWindow]
     /// What is kept so far, and the bytes of the VEVENT being read.
     package var kept = KeptBytes()
@@ -67,8 +66,8 @@ public struct ICalPreFilter {
     package var giveUp = false
     /// Overrides that may be dropped, and the masters they are judged with at the end.
     package var overrides = HeldOverrides()
-    /// The revisions of the events dropped (`ScanBlock.revision`), after `finish`.
-    /// While a VEVENT is read, it also holds that event's UID bytes (staged).
+    /// The revisions of the events dropped (`ScanBlock.revision`), after `finish`; while a
+    /// VEVENT is read, also its UID's bytes (staged where they are: `keepStaged`).
     public internal(set) var skippedRevisions = ICalSkippedRevisions()
     /// False: `skippedRevisions` stays empty (a read that only checks the text).
     package var keepsRevisions = true
@@ -154,11 +153,7 @@ public struct ICalPreFilter {
             carry.append(contentsOf: UnsafeBufferPointer(start: base, count: end))
             let line = carry
             carry.removeAll(keepingCapacity: true)
-            line.withUnsafeBufferPointer { all in
-                guard let first = all.baseAddress else { return }
-                lineObserver?.offer(first, all.count, at: carryAt)
-                handle(first, all.count)
-            }
+            handleCarried(line)
             pos = end
         }
         inPiece = true
@@ -194,6 +189,7 @@ public struct ICalPreFilter {
         shape?.addLines(lines)
         inPiece = false
         kept.endPiece(at: base + pos)
+        skippedRevisions.keepStaged()
     }
 
     /// Everything kept, in the original order; nil when the file must be parsed whole.
@@ -208,11 +204,7 @@ public struct ICalPreFilter {
         if !carry.isEmpty {
             let line = carry
             carry = []
-            line.withUnsafeBufferPointer { all in
-                guard let first = all.baseAddress else { return }
-                lineObserver?.offer(first, all.count, at: carryAt)
-                handle(first, all.count)
-            }
+            handleCarried(line)
         }
         kept.out += kept.pending
         kept.pending = []
@@ -228,6 +220,16 @@ public struct ICalPreFilter {
         // All that is kept is returned: its pieces are let go (libical parses it next).
         (kept.out, overrides.held) = ([], [])
         return Data(merged)
+    }
+
+    /// A line carried from one piece into the next (a UID staged in it copied before it goes).
+    private mutating func handleCarried(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { all in
+            guard let first = all.baseAddress else { return }
+            lineObserver?.offer(first, all.count, at: carryAt)
+            handle(first, all.count)
+            skippedRevisions.keepStaged()
+        }
     }
 
     /// One line, with its line ending.

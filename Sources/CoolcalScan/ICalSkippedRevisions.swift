@@ -96,6 +96,10 @@ public struct ICalSkippedRevisions: Sendable, ExpressibleByArrayLiteral {
 
     package mutating func stage(_ p: UnsafePointer<UInt8>?, _ n: Int) { current.stage(p, n) }
 
+    /// Copies the staged UID's bytes if they were staged where they are: the text they are
+    /// in is about to go (the pre-filter calls it at the end of each piece).
+    package mutating func keepStaged() { current.keepStaged() }
+
     /// The staged UID as libical reads it, when that is plain: no backslash (an escape
     /// libical would undo), no control bytes, no white space at its end, valid UTF-8.
     package func stagedIsPlain() -> Bool { current.stagedIsPlain() }
@@ -145,6 +149,11 @@ private struct Part: Sendable {
     /// Every UID, one after the other; past `committed`, the bytes of a UID being read.
     private var arena: [UInt8] = []
     private var committed = 0
+    /// The staged UID's bytes where they are in the text being scanned (its first line, in
+    /// the piece the pre-filter reads), when nothing else is staged: copied into `arena`
+    /// only when more is staged, it is committed, or the piece ends (`keepStaged`). Most
+    /// dropped events' UIDs are never copied.
+    private var outside: (address: UInt, count: Int)?
     private var entries: [Entry] = []
     /// For an ASCII UID: its bucket (`hash >> 1`, masked: the lowest bit is the mark), the
     /// first entry (+1).
@@ -171,7 +180,10 @@ private struct Part: Sendable {
     mutating func append(_ r: ICalRevision) {
         unstage()
         var uid = r.uid
-        uid.withUTF8 { stage($0.baseAddress, $0.count) }
+        uid.withUTF8 {
+            stage($0.baseAddress, $0.count)
+            keepStaged()
+        }
         var rid: Int32 = -1
         if let t = r.recurrenceID {
             rid = Int32(truncatingIfNeeded: recurrenceIDs.count)
@@ -206,41 +218,61 @@ private struct Part: Sendable {
     // MARK: For the pre-filter: the UID of the event being read is staged, then committed
 
     mutating func unstage() {
+        outside = nil
         // Only when something is staged: the call alone would copy an arena shared with
         // the part it was taken from (a split scan's join).
         if arena.count > committed { arena.removeSubrange(committed...) }
     }
 
+    /// `n` bytes at `p`, valid until the piece being scanned ends (`keepStaged`).
     mutating func stage(_ p: UnsafePointer<UInt8>?, _ n: Int) {
         guard let p, n > 0 else { return }
+        if outside == nil && arena.count == committed {
+            outside = (UInt(bitPattern: p), n)
+            return
+        }
+        keepStaged()
         arena.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
     }
 
+    mutating func keepStaged() {
+        guard let staged = outside else { return }
+        outside = nil
+        guard let p = UnsafePointer<UInt8>(bitPattern: staged.address) else { return }
+        arena.append(contentsOf: UnsafeBufferPointer(start: p, count: staged.count))
+    }
+
+    /// The staged bytes, where they are.
+    private func withStaged<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let staged = outside, let p = UnsafePointer<UInt8>(bitPattern: staged.address) {
+            return body(UnsafeBufferPointer(start: p, count: staged.count))
+        }
+        return arena[committed...].withUnsafeBufferPointer(body)
+    }
+
     func stagedIsPlain() -> Bool {
-        let n = arena.count - committed
-        guard n > 0, n <= Int(Int32.max), arena[arena.count - 1] != 0x20 else { return false }
-        return arena[committed...].withUnsafeBufferPointer { b in
+        withStaged { b in
+            guard b.count > 0, b.count <= Int(Int32.max), b[b.count - 1] != 0x20 else { return false }
             let found = UIDBytes.survey(b)
             return !found.special && (!found.high || String(validating: b, as: UTF8.self) != nil)
         }
     }
 
     func stagedIsASCII() -> Bool {
-        arena[committed...].withUnsafeBufferPointer { !UIDBytes.survey($0).high }
+        withStaged { !UIDBytes.survey($0).high }
     }
 
     func stagedHash() -> UInt64 {
-        arena[committed...].withUnsafeBufferPointer { b in
-            ScanLine.nameHash(b)
-        }
+        withStaged { ScanLine.nameHash($0) }
     }
 
     func stagedText() -> String {
-        arena[committed...].withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+        withStaged { String(decoding: $0, as: UTF8.self) }
     }
 
     mutating func commitStaged(hash known: UInt64?, recurrenceID: Int32 = -1, sequence: Int, stamp: Int64?,
                                lastModified: Int64?) {
+        keepStaged()
         let start = committed, length = arena.count - committed
         var ascii = true
         var hash = known ?? 0
