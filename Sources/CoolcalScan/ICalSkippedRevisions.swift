@@ -154,6 +154,8 @@ private struct Part: Sendable {
     /// only when more is staged, it is committed, or the piece ends (`keepStaged`). Most
     /// dropped events' UIDs are never copied.
     private var outside: (address: UInt, count: Int)?
+    /// `UIDBytes.survey` of the bytes staged `outside` (asked twice of each dropped event).
+    private var outsideSurvey = (special: false, high: false)
     private var entries: [Entry] = []
     /// For an ASCII UID: its bucket (`hash >> 1`, masked: the lowest bit is the mark), the
     /// first entry (+1).
@@ -229,6 +231,7 @@ private struct Part: Sendable {
         guard let p, n > 0 else { return }
         if outside == nil && arena.count == committed {
             outside = (UInt(bitPattern: p), n)
+            outsideSurvey = UIDBytes.survey(UnsafeBufferPointer(start: p, count: n))
             return
         }
         keepStaged()
@@ -250,16 +253,21 @@ private struct Part: Sendable {
         return arena[committed...].withUnsafeBufferPointer(body)
     }
 
+    /// `UIDBytes.survey` of the staged bytes.
+    private func stagedSurvey(_ b: UnsafeBufferPointer<UInt8>) -> (special: Bool, high: Bool) {
+        outside != nil ? outsideSurvey : UIDBytes.survey(b)
+    }
+
     func stagedIsPlain() -> Bool {
         withStaged { b in
             guard b.count > 0, b.count <= Int(Int32.max), b[b.count - 1] != 0x20 else { return false }
-            let found = UIDBytes.survey(b)
+            let found = stagedSurvey(b)
             return !found.special && (!found.high || String(validating: b, as: UTF8.self) != nil)
         }
     }
 
     func stagedIsASCII() -> Bool {
-        withStaged { !UIDBytes.survey($0).high }
+        withStaged { !stagedSurvey($0).high }
     }
 
     func stagedHash() -> UInt64 {
