@@ -62,11 +62,12 @@ struct BlockSearch {
         if gathering { flush() }
         let wasOpen = walker.open != nil
         if let block = walker.see(content, full) {
+            guard !hits.isEmpty else { return }
             for n in hits { candidates[n].append(block) }
             hits.removeAll(keepingCapacity: true)
             return
         }
-        if !wasOpen && walker.open != nil { hits.removeAll(keepingCapacity: true) }
+        if !wasOpen && walker.open != nil && !hits.isEmpty { hits.removeAll(keepingCapacity: true) }
         guard walker.open != nil, !content.isEmpty, case let first = ContentLines.upper(content[0]),
               first == 0x55 || first == 0x58 else { return }
         // A line that the next one continues is gathered; one that stands alone is
