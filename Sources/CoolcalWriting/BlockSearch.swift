@@ -53,7 +53,9 @@ struct BlockSearch {
         }
         let first = ContentLines.upper(head)
         guard gathering || first == 0x42 || first == 0x45 || first == 0x55 || first == 0x58 else { return }
-        if findsZones, let zone = zoneWalker.see(content, full) { zones.append(zone) }
+        // The walkers change only at a BEGIN or END line.
+        let marker = first == 0x42 || first == 0x45
+        if findsZones, marker, let zone = zoneWalker.see(content, full) { zones.append(zone) }
         guard !wanted.isEmpty else { return }
         if gathering, full.lowerBound > 0, !content.isEmpty, ContentLines.isFold(content[0]) {
             pending.append(contentsOf: UnsafeBufferPointer(rebasing: content[1...]))
@@ -61,7 +63,7 @@ struct BlockSearch {
         }
         if gathering { flush() }
         let wasOpen = walker.open != nil
-        if let block = walker.see(content, full) {
+        if marker, let block = walker.see(content, full) {
             guard !hits.isEmpty else { return }
             for n in hits { candidates[n].append(block) }
             hits.removeAll(keepingCapacity: true)
