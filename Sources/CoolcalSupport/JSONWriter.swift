@@ -15,7 +15,7 @@ public enum JSONWriter {
         switch value {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
-        case .int(let i): decimal(i, into: &out)
+        case .int(let i): out += String(i).utf8
         case .double(let d): out += (d.isFinite ? String(d) : "null").utf8
         case .string(let s): quote(s, into: &out)
         case .array(let items):
@@ -49,18 +49,6 @@ public enum JSONWriter {
     private static func newline(_ indent: Int, _ out: inout [UInt8]) {
         out.append(0x0A)
         out.append(contentsOf: repeatElement(0x20, count: indent))
-    }
-
-    /// `i` in decimal, as `String(i)` writes it.
-    private static func decimal(_ i: Int64, into out: inout [UInt8]) {
-        if i < 0 { out.append(0x2D) }
-        var digits: [UInt8] = []
-        var rest = i.magnitude
-        repeat {
-            digits.append(0x30 + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        out.append(contentsOf: digits.reversed())
     }
 
     private static func quote(_ s: String, into out: inout [UInt8]) {
