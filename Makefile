@@ -153,6 +153,9 @@ bench: release pydeps
 PREFIX ?= /usr/local
 DESTDIR ?=
 RELEASE := .build/release/coolcal
+# What sends coolcal's HTTP requests (the only program that loads libcurl), beside it in
+# the build and in $(LIBEXECDIR) installed, where coolcal looks for it (../libexec/coolcal).
+RELEASE_HTTP := $(dir $(RELEASE))coolcal-http
 # The installed copy is stripped as Debian's tools strip (the build keeps its symbols).
 STRIP := strip --remove-section=.comment --remove-section=.note --strip-unneeded
 # No $$ORIGIN rpath (lintian's custom-library-search-path): nothing of Swift's is loaded.
@@ -161,12 +164,13 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(BUILD_
 # filtered by that exact line, which packaging/link-warning.txt holds:
 LINK_WARNING := packaging/link-warning.txt
 BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/coolcal
 MANDIR = $(PREFIX)/share/man/man1
 DOCDIR = $(PREFIX)/share/doc/coolcal
 USERUNITDIR = $(PREFIX)/lib/systemd/user
 # zsh's default fpath has vendor-completions under /usr, site-functions under /usr/local.
 ZSHDIR = $(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
-INSTALLED := $(BINDIR)/coolcal $(MANDIR)/coolcal.1 $(PREFIX)/share/bash-completion/completions/coolcal \
+INSTALLED := $(BINDIR)/coolcal $(LIBEXECDIR)/coolcal-http $(MANDIR)/coolcal.1 $(PREFIX)/share/bash-completion/completions/coolcal \
 	$(ZSHDIR)/_coolcal $(PREFIX)/share/fish/vendor_completions.d/coolcal.fish \
 	$(USERUNITDIR)/coolcal-merge.service $(USERUNITDIR)/coolcal-merge.timer $(DOCDIR)/examples/crontab
 
@@ -175,13 +179,15 @@ release: deps-release
 
 install:
 	@[ -x $(RELEASE) ] || $(MAKE) --no-print-directory release
-	@! readelf -d $(RELEASE) | grep -q 'NEEDED.*libswiftCore' || \
-	  { echo "make install: $(RELEASE) needs the toolchain's libswiftCore.so (not built by make release): run make release" >&2; exit 1; }
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	@for b in $(RELEASE) $(RELEASE_HTTP); do [ -x $$b ] && ! readelf -d $$b | grep -q 'NEEDED.*libswiftCore' || \
+	  { echo "make install: $$b is missing or needs the toolchain's libswiftCore.so (not built by make release): run make release" >&2; exit 1; }; done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(USERUNITDIR) \
 	  $(DESTDIR)$(DOCDIR)/examples
 	install -m 755 $(RELEASE) $(DESTDIR)$(BINDIR)/coolcal
 	$(STRIP) $(DESTDIR)$(BINDIR)/coolcal
+	install -m 755 $(RELEASE_HTTP) $(DESTDIR)$(LIBEXECDIR)/coolcal-http
+	$(STRIP) $(DESTDIR)$(LIBEXECDIR)/coolcal-http
 	install -m 644 man/coolcal.1 $(DESTDIR)$(MANDIR)/coolcal.1
 	$(RELEASE) completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/coolcal
 	$(RELEASE) completions zsh > $(DESTDIR)$(ZSHDIR)/_coolcal
@@ -189,11 +195,11 @@ install:
 	sed 's|@BINDIR@|$(BINDIR)|g' packaging/coolcal-merge.service.in > $(DESTDIR)$(USERUNITDIR)/coolcal-merge.service
 	install -m 644 packaging/coolcal-merge.timer $(DESTDIR)$(USERUNITDIR)/coolcal-merge.timer
 	sed 's|@BINDIR@|$(BINDIR)|g' packaging/crontab.in > $(DESTDIR)$(DOCDIR)/examples/crontab
-	chmod 644 $(addprefix $(DESTDIR),$(filter-out $(BINDIR)/coolcal,$(INSTALLED)))
+	chmod 644 $(addprefix $(DESTDIR),$(filter-out $(BINDIR)/coolcal $(LIBEXECDIR)/coolcal-http,$(INSTALLED)))
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || true
 
 # A Debian package from a PREFIX=/usr install of the same release build; prints its path last.
 DEBDIR := .build/deb

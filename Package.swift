@@ -17,6 +17,8 @@ let cHeaders: [SwiftSetting] = [.unsafeFlags(gmimeIncludes.flatMap { ["-Xcc", "-
 let layers: [(name: String, dependencies: [String])] = [
     ("CoolcalModel", []),
     ("CoolcalSupport", ["CChecksum", "CLinux", "CoolcalModel"]),
+    // HTTP with Foundation's URLSession (libcurl): only the helper program coolcal-http links it.
+    ("CoolcalHTTP", ["CoolcalSupport"]),
     // Time zones by name: the system's (IANA, Windows IDs through ICU, Outlook's display names) and a file's.
     ("CoolcalZones", ["CoolcalModel"]),
     // The pure-Swift byte scan a read starts with (`ICalPreFilter`); libical is above it.
@@ -87,7 +89,8 @@ let unitTests: [(name: String, dependencies: [String])] = [
 
 let package = Package(
     name: "coolcal",
-    products: [.executable(name: "coolcal", targets: ["coolcal"])]
+    products: [.executable(name: "coolcal", targets: ["coolcal"]),
+               .executable(name: "coolcal-http", targets: ["coolcal-http"])]
         // One library per layer, for Fuzz/ (a package of its own).
         + layers.map { .library(name: $0.name, targets: [$0.name]) },
     targets: [
@@ -128,6 +131,11 @@ let package = Package(
         .executableTarget(
             name: "coolcal",
             dependencies: ["CoolcalCLI"]
+        ),
+        // What sends coolcal's HTTP requests (HTTPHelper): the only program that loads libcurl.
+        .executableTarget(
+            name: "coolcal-http",
+            dependencies: ["CoolcalHTTP"]
         ),
     ] + unitTests.map { tests in
         .testTarget(

@@ -17,17 +17,18 @@ fi
 arch=$(dpkg --print-architecture)
 
 # What Debian's tools would do: strip, gzip the man page and the changelog, ship the copyright.
-strip --remove-section=.comment --remove-section=.note --strip-unneeded "$bin"
+helper=$root/usr/libexec/coolcal/coolcal-http
+strip --remove-section=.comment --remove-section=.note --strip-unneeded "$bin" "$helper"
 gzip -9nf "$root/usr/share/man/man1/coolcal.1"
 install -m 644 "$here/copyright" "$root/usr/share/doc/coolcal/copyright"
 gzip -9nc "$here/changelog" > "$root/usr/share/doc/coolcal/changelog.gz"
 chmod 644 "$root/usr/share/doc/coolcal/changelog.gz"
 
-# Depends: what the binary links, as dpkg-shlibdeps finds it (it wants a debian/control).
+# Depends: what the two programs link (coolcal-http libcurl), as dpkg-shlibdeps finds it (it wants a debian/control).
 # --warnings=1: not the notes on libraries pkg-config links but nothing uses (libicalss,
 # libicalvcal, libgio), whose packages are needed all the same.
 printf 'Source: coolcal\n\nPackage: coolcal\nArchitecture: any\n' > "$dir/debian/control"
-shlibs=$(cd "$dir" && dpkg-shlibdeps -O --warnings=1 -e debian/coolcal/usr/bin/coolcal | sed -n 's/^shlibs:Depends=//p')
+shlibs=$(cd "$dir" && dpkg-shlibdeps -O --warnings=1 -e debian/coolcal/usr/bin/coolcal -e debian/coolcal/usr/libexec/coolcal/coolcal-http | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "make deb: dpkg-shlibdeps found no libraries" >&2; exit 1; }
 
 mkdir -p "$root/DEBIAN"

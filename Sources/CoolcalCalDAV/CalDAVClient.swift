@@ -1,12 +1,7 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import CoolcalICal
 import CoolcalModel
 import CoolcalSupport
-
-#endif
+import Foundation
 
 /// A CalDAV calendar collection (RFC 4791) over HTTP(S): read its events in a window,
 /// read, create and replace single resources with etags. Synchronous, one request at
@@ -310,6 +305,6 @@ package struct CalDAVClient: Sendable, CustomStringConvertible, CustomDebugStrin
     }
 
     private static func reason(_ status: Int) -> String {
-        HTTPURLResponse.localizedString(forStatusCode: status)
+        HTTPStatusName.of(status)
     }
 }

@@ -1,10 +1,5 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import CoolcalSupport
-
-#endif
+import Foundation
 
 /// Sends one WebDAV request synchronously, never for longer than the timeouts (cron
 /// must not hang on a stalled server), and turns "no answer" into `.unreachable`.
@@ -30,24 +25,21 @@ package struct DAVTransport: Sendable {
     package func send(method: String, url: URL, headers: [String: String], body: Data?,
               credentials: CalDAVCredentials?) throws -> Response {
         let shown = CalDAVLocation.redact(url.absoluteString)
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
-        request.httpMethod = method
-        request.httpBody = body
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var fields = headers.sorted { $0.key < $1.key }.map { HTTPHeader($0.key, $0.value) }
         // Sent up front: the URL goes out without user info, and a 401 round trip
         // per request would double the requests for nothing.
-        if let credentials { request.setValue(credentials.authorization, forHTTPHeaderField: "Authorization") }
-
-        guard let reply = HTTPExchange.send(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout,
-                                            limit: Self.maxBody, overflow: .cancel) else {
+        if let credentials { fields.append(HTTPHeader("Authorization", credentials.authorization)) }
+        let request = HTTPRequest(method: method, url: url.absoluteString, headers: fields, body: body, requestTimeout: requestTimeout,
+                                  resourceTimeout: resourceTimeout, limit: Self.maxBody, overflow: .cancel)
+        guard let reply = HTTPExchange.send(request) else {
             throw CalDAVError(.unreachable, url: shown, "\(method): no answer within \(HTTPExchange.seconds(resourceTimeout))")
         }
         if reply.overflow {
             throw CalDAVError(.badResponse, url: shown, "\(method): the answer is larger than \(Self.maxBody >> 20) MiB",
                               status: reply.status)
         }
-        if let code = reply.failure {
-            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: \(HTTPExchange.describe(code, requestTimeout: requestTimeout))")
+        if let failure = reply.failure(requestTimeout: requestTimeout) {
+            throw CalDAVError(.unreachable, url: shown, "cannot reach the server: \(failure)")
         }
         guard let status = reply.status else {
             throw CalDAVError(.unreachable, url: shown, "cannot reach the server: no HTTP response")

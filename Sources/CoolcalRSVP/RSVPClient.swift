@@ -1,12 +1,7 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 import CoolcalModel
 import CoolcalState
 import CoolcalSupport
-
-#endif
+import Foundation
 
 /// Tells the inviting server about one answer:
 /// `POST {server}/invitations/{id}/accept|decline|comment` with a JSON body and an
@@ -84,19 +79,15 @@ package struct RSVPClient: Sendable {
             return .retryLater(status: nil, reason: "\(Self.redacted(server)): not an http(s) server URL")
         }
         let label = "POST \(Self.redacted(url))"
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
-        if let authorization = basicAuthorization() { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-
-        guard let reply = HTTPExchange.send(request, requestTimeout: requestTimeout, resourceTimeout: resourceTimeout,
-                                            limit: 4096, overflow: .truncate) else {
+        var headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Idempotency-Key", idempotencyKey)]
+        if let authorization = basicAuthorization() { headers.append(HTTPHeader("Authorization", authorization)) }
+        let request = HTTPRequest(method: "POST", url: url.absoluteString, headers: headers, body: Data(body.utf8),
+                                  requestTimeout: requestTimeout, resourceTimeout: resourceTimeout, limit: 4096, overflow: .truncate)
+        guard let reply = HTTPExchange.send(request) else {
             return .retryLater(status: nil, reason: "\(label): no answer within \(HTTPExchange.seconds(resourceTimeout))")
         }
-        if let code = reply.failure {
-            return .retryLater(status: nil, reason: "\(label): \(HTTPExchange.describe(code, requestTimeout: requestTimeout))")
+        if let failure = reply.failure(requestTimeout: requestTimeout) {
+            return .retryLater(status: nil, reason: "\(label): \(failure)")
         }
         guard let status = reply.status else {
             return .retryLater(status: nil, reason: "\(label): no HTTP response")

@@ -103,7 +103,7 @@ package enum ChildProcess {
 
     /// Marks every open descriptor from `first` on close-on-exec (glibc's `closefrom`
     /// action is not exported to Swift).
-    private static func closeOnExec(from first: Int32) {
+    package static func closeOnExec(from first: Int32) {
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         for fd in open.compactMap(Int32.init) where fd >= first {
             let flags = fcntl(fd, F_GETFD)

@@ -1,15 +1,9 @@
-import Dispatch
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-
-#endif
-import Synchronization
 
 /// One HTTP request, sent synchronously and never for longer than its timeouts (cron
 /// must not hang on a stalled server): what the RSVP client and the CalDAV client
-/// both send. Redirects are refused, not followed (a followed redirect would turn a
+/// both send, handed to `coolcal-http` (`HTTPHelper`), which sends it with Foundation's
+/// URLSession. Redirects are refused, not followed (a followed redirect would turn a
 /// POST into a GET elsewhere, or send a PUT where nobody looks), and a 401 with
 /// `WWW-Authenticate` is an answer, not a question: the credentials went with the
 /// request and there are no others to try.
@@ -30,11 +24,18 @@ package enum HTTPExchange {
         /// The server asked for (other) credentials; the task was cancelled on
         /// purpose and `status` is the answer.
         package var challenged = false
+        /// No answer within the resource timeout (plus a moment for the session to report).
+        package var timedOut = false
+        /// The helper could not be started or did not answer as it should: why.
+        package var helperProblem: String?
 
-        /// A transfer error that is not one of the answers above.
-        package var failure: Int? {
+        package init() {}
+
+        /// A transfer error that is not one of the answers above, in words.
+        package func failure(requestTimeout: TimeInterval) -> String? {
+            if let helperProblem { return helperProblem }
             guard let errorCode, !challenged, !(300..<400).contains(status ?? 0) else { return nil }
-            return errorCode
+            return HTTPExchange.describe(errorCode, requestTimeout: requestTimeout)
         }
     }
 
@@ -46,29 +47,11 @@ package enum HTTPExchange {
         case cancel
     }
 
-    /// Sends `request`; nil when the whole exchange took longer than
-    /// `resourceTimeout` (plus a moment for the session to report).
-    package static func send(_ request: URLRequest, requestTimeout: TimeInterval, resourceTimeout: TimeInterval,
-                     limit: Int, overflow: Overflow) -> Reply? {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.urlCredentialStorage = nil
-        // One session per request: its delegate collects this exchange only, and
-        // invalidating it frees libcurl's handles before the next request.
-        let delegate = Delegate(limit: limit, overflow: overflow)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        let task = session.dataTask(with: request)
-        task.resume()
-        guard delegate.wait(seconds: resourceTimeout + 1) else {
-            task.cancel()
-            session.invalidateAndCancel()
-            return nil
-        }
-        session.finishTasksAndInvalidate()
-        return delegate.reply
+    /// Sends `request` through the helper; nil when the whole exchange took longer than
+    /// its resource timeout (plus a moment for the session to report).
+    package static func send(_ request: HTTPRequest) -> Reply? {
+        let reply = HTTPHelper.exchange(request)
+        return reply.timedOut ? nil : reply
     }
 
     /// A transfer error in words.
@@ -93,85 +76,5 @@ package enum HTTPExchange {
     /// default 5. A stalled server must not hang cron.
     package static func timeout(environment: [String: String]) -> TimeInterval {
         environment["COOLCAL_SERVER_TIMEOUT"].flatMap(TimeInterval.init).map { min(max($0, 0.1), 300) } ?? 5
-    }
-
-    /// The session delegate: collects the reply on URLSession's queue.
-    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
-        let limit: Int
-        let overflow: Overflow
-        private let state = Mutex(Reply())
-        private let finished = DispatchSemaphore(value: 0)
-
-        init(limit: Int, overflow: Overflow) {
-            self.limit = limit
-            self.overflow = overflow
-        }
-
-        func wait(seconds: TimeInterval) -> Bool {
-            finished.wait(timeout: .now() + seconds) == .success
-        }
-
-        var reply: Reply { state.withLock { $0 } }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @Sendable @escaping (URLRequest?) -> Void) {
-            completionHandler(nil)
-        }
-
-        /// Cancelled: FoundationNetworking's default handling without a stored
-        /// credential never completes the task (it waited out the timeout and looked
-        /// like a server that is down).
-        func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                        completionHandler: @Sendable @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-            let status = (challenge.failureResponse as? HTTPURLResponse)?.statusCode ?? 401
-            state.withLock { reply in
-                reply.challenged = true
-                if reply.status == nil { reply.status = status }
-            }
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @Sendable @escaping (URLSession.ResponseDisposition) -> Void) {
-            if let http = response as? HTTPURLResponse { record(http) }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let cancel = state.withLock { reply -> Bool in
-                let room = limit - reply.body.count
-                if data.count <= room {
-                    reply.body.append(data)
-                    return false
-                }
-                if room > 0 { reply.body.append(data.prefix(room)) }
-                let first = !reply.overflow
-                reply.overflow = true
-                return first && overflow == .cancel
-            }
-            if cancel { dataTask.cancel() }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-            // The final response, also for an unfollowed redirect, which may skip didReceive.
-            if let http = task.response as? HTTPURLResponse { record(http) }
-            let code = error.map { ($0 as? URLError)?.code.rawValue ?? URLError.Code.unknown.rawValue }
-            state.withLock { $0.errorCode = code }
-            finished.signal()
-        }
-
-        private func record(_ response: HTTPURLResponse) {
-            let etag = response.value(forHTTPHeaderField: "ETag")
-            let location = response.value(forHTTPHeaderField: "Location")
-            let type = response.value(forHTTPHeaderField: "Content-Type")
-            let dav = response.value(forHTTPHeaderField: "DAV")
-            state.withLock { reply in
-                reply.status = response.statusCode
-                reply.etag = etag
-                reply.location = location
-                reply.contentType = type
-                reply.dav = dav
-            }
-        }
     }
 }

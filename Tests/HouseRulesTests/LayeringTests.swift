@@ -86,6 +86,23 @@ import Testing
         #expect(seen == Set(owners.keys), "the import scan finds nothing")
     }
 
+    /// HTTP is the helper's (`coolcal-http`, HTTPHelper): only CoolcalHTTP imports
+    /// FoundationNetworking (which links libcurl), and `coolcal` itself reaches it through
+    /// no layer, so it starts without libcurl's 26 libraries (Tests/Install checks the binary).
+    @Test func networkingStaysInTheHelper() throws {
+        let importers = Set(try Self.files().filter { $0.text.contains("import FoundationNetworking") }.map(\.target))
+        #expect(importers == ["CoolcalHTTP"], "FoundationNetworking imported by \(importers.sorted())")
+        let layers = Dictionary(try Self.layers().map { ($0.name, $0.dependencies) }, uniquingKeysWith: { a, _ in a })
+        var reached: Set<String> = [], next = ["CoolcalCLI"]
+        while let layer = next.popLast() {
+            if reached.insert(layer).inserted { next += layers[layer] ?? [] }
+        }
+        #expect(reached.count >= 15 && !reached.contains("CoolcalHTTP"), "coolcal reaches \(reached.sorted())")
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains("name: \"coolcal\",\n            dependencies: [\"CoolcalCLI\"]"),
+                "the coolcal executable depends on CoolcalCLI alone")
+    }
+
     /// The unit tests' tiers (Package.swift's `unitTests`): each is a layer's (`<layer>Tests`,
     /// the CLI's `CoolcalCLIUnitTests`) and tests it, or is the house rules' (depending on
     /// nothing) or the shared helpers'; a tier uses no tier above its own (a helper moves down).

@@ -7,6 +7,7 @@ set -uo pipefail
 top=$(pwd)
 debug=$top/.build/debug/coolcal
 release=$top/.build/release/coolcal
+release_http=$top/.build/release/coolcal-http
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/coolcal-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -18,7 +19,7 @@ check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then ok "$name";
 # same NAME EXPECTED ACTUAL
 same() { if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1" "$(diff <(printf '%s\n' "$2") <(printf '%s\n' "$3"))"; fi; }
 
-for b in "$debug" "$release"; do [ -x "$b" ] || { echo "missing $b (make build release)"; exit 2; }; done
+for b in "$debug" "$release" "$release_http"; do [ -x "$b" ] || { echo "missing $b (make build release)"; exit 2; }; done
 if [ "$(id -u)" = 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
 # The toolchain's root: /opt/swift here and in CI (swift is /opt/swift/usr/bin/swift).
 swiftlib=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")
@@ -30,8 +31,9 @@ hidden() { "${ns[@]}" sh -c 'mount -t tmpfs none "$0" && exec "$@"' "$swiftlib" 
 d=$tmp/usr-tree
 make --no-print-directory -s install DESTDIR="$d" PREFIX=/usr >"$tmp/install.log" 2>&1 \
   || { not_ok "make install DESTDIR PREFIX=/usr exits 0" "$(cat "$tmp/install.log")"; }
-same "make install PREFIX=/usr installs exactly the binary, man page, three completions, units and crontab" \
+same "make install PREFIX=/usr installs exactly the binary, its HTTP helper, man page, three completions, units and crontab" \
 "755 usr/bin/coolcal
+755 usr/libexec/coolcal/coolcal-http
 644 usr/lib/systemd/user/coolcal-merge.service
 644 usr/lib/systemd/user/coolcal-merge.timer
 644 usr/share/bash-completion/completions/coolcal
@@ -43,6 +45,11 @@ same "make install PREFIX=/usr installs exactly the binary, man page, three comp
 strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$tmp/stripped" "$release"
 check "the installed binary is the release build stripped, byte for byte (install copies and strips, builds nothing)" cmp "$tmp/stripped" "$d/usr/bin/coolcal"
 same "the installed binary has no symbol table" "" "$(readelf -S "$d/usr/bin/coolcal" | grep -F .symtab)"
+strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$tmp/stripped-http" "$release_http"
+check "the installed HTTP helper is the release build's coolcal-http stripped, byte for byte" cmp "$tmp/stripped-http" "$d/usr/libexec/coolcal/coolcal-http"
+# Why the helper exists: coolcal starts without libcurl and what it loads (TLS, Kerberos, LDAP…).
+same "the installed coolcal loads no libcurl, GnuTLS nor OpenSSL; its helper loads libcurl" "|libcurl.so.4" \
+  "$(ldd "$d/usr/bin/coolcal" | grep -oE 'lib(curl|gnutls|ssl|crypto)\.so[.0-9]*' | paste -sd,)|$(readelf -d "$d/usr/libexec/coolcal/coolcal-http" | grep -oE 'libcurl\.so[.0-9]*')"
 check "the man page is man/coolcal.1" cmp man/coolcal.1 "$d/usr/share/man/man1/coolcal.1"
 check "the bash completion is what 'coolcal completions bash' prints" cmp <("$debug" completions bash) "$d/usr/share/bash-completion/completions/coolcal"
 same "the zsh completion starts with #compdef (zsh autoloads it from fpath)" "#compdef coolcal" "$(head -1 "$d/usr/share/zsh/vendor-completions/_coolcal")"
@@ -113,6 +120,9 @@ compare "events --json" events --json --from 2022-08-20T00:00:00Z --to 2022-08-2
 compare "accept --dry-run of an iTIP invitation" accept -n --me me@example.com samples/invite.ics samples/work.ics
 compare "an error (missing file, 66)" conflicts samples/invite.json samples/no-such.ics
 compare "--version" --version
+# A CalDAV read goes through the helper: the installed coolcal finds it in ../libexec/coolcal,
+# and it runs without /opt/swift (port 1 on 127.0.0.1: refused, with the same words).
+compare "a CalDAV calendar through the HTTP helper (connection refused)" conflicts samples/invite.json http://127.0.0.1:1/alice/cal/
 
 # 4. The crontab line of the README, run as cron runs it: PATH=/usr/bin:/bin, HOME only,
 #    the installed path in place of /usr/local/bin/coolcal, /opt/swift hidden.
@@ -171,7 +181,7 @@ if [ -n "$deb" ]; then
     else not_ok "Depends names $lib" "$depends"; fi
   done
   listing=$(dpkg-deb -c "$deb")
-  for f in ./usr/bin/coolcal ./usr/share/man/man1/coolcal.1.gz ./usr/share/doc/coolcal/copyright \
+  for f in ./usr/bin/coolcal ./usr/libexec/coolcal/coolcal-http ./usr/share/man/man1/coolcal.1.gz ./usr/share/doc/coolcal/copyright \
            ./usr/share/doc/coolcal/changelog.gz ./usr/share/zsh/vendor-completions/_coolcal \
            ./usr/share/bash-completion/completions/coolcal ./usr/share/fish/vendor_completions.d/coolcal.fish \
            ./usr/lib/systemd/user/coolcal-merge.service ./usr/lib/systemd/user/coolcal-merge.timer \
