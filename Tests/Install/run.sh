@@ -33,15 +33,15 @@ make --no-print-directory -s install DESTDIR="$d" PREFIX=/usr >"$tmp/install.log
   || { not_ok "make install DESTDIR PREFIX=/usr exits 0" "$(cat "$tmp/install.log")"; }
 same "make install PREFIX=/usr installs exactly the binary, its HTTP helper, man page, three completions, units and crontab" \
 "755 usr/bin/coolcal
-755 usr/libexec/coolcal/coolcal-http
 644 usr/lib/systemd/user/coolcal-merge.service
 644 usr/lib/systemd/user/coolcal-merge.timer
+755 usr/libexec/coolcal/coolcal-http
 644 usr/share/bash-completion/completions/coolcal
 644 usr/share/doc/coolcal/examples/crontab
 644 usr/share/fish/vendor_completions.d/coolcal.fish
 644 usr/share/man/man1/coolcal.1
 644 usr/share/zsh/vendor-completions/_coolcal" \
-"$(cd "$d" && find . -type f -printf '%m %P\n' | sort -k2)"
+"$(cd "$d" && find . -type f -printf '%m %P\n' | LC_ALL=C sort -k2)"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded -o "$tmp/stripped" "$release"
 check "the installed binary is the release build stripped, byte for byte (install copies and strips, builds nothing)" cmp "$tmp/stripped" "$d/usr/bin/coolcal"
 same "the installed binary has no symbol table" "" "$(readelf -S "$d/usr/bin/coolcal" | grep -F .symtab)"
