@@ -116,6 +116,21 @@ package enum ChildProcess {
     /// process that does not ignore it (a test runner, a host app) a program that
     /// closes its input early must not kill the caller.
     package static func writeWithoutSIGPIPE(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress else { return }
+        withoutSIGPIPE {
+            var offset = 0
+            while offset < raw.count {
+                // EINTR is retried inside; any other error, or nothing written, stops.
+                guard let n = try? SystemCalls.write(fd, UnsafeRawBufferPointer(start: base + offset, count: raw.count - offset)),
+                      n > 0 else { return }
+                offset += n
+            }
+        }
+    }
+
+    /// Runs `body` with SIGPIPE blocked for this thread, a pending one consumed before the
+    /// mask is restored (see `writeWithoutSIGPIPE`).
+    package static func withoutSIGPIPE<T>(_ body: () -> T) -> T {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
@@ -130,14 +145,7 @@ package enum ChildProcess {
             }
             pthread_sigmask(SIG_SETMASK, &previous, nil)
         }
-        guard let base = raw.baseAddress else { return }
-        var offset = 0
-        while offset < raw.count {
-            // EINTR is retried inside; any other error, or nothing written, stops.
-            guard let n = try? SystemCalls.write(fd, UnsafeRawBufferPointer(start: base + offset, count: raw.count - offset)),
-                  n > 0 else { return }
-            offset += n
-        }
+        return body()
     }
 }
 

@@ -43,10 +43,10 @@ package enum HTTPHelper {
                 }
             }
             guard var current = helper else { return failed("\(name) did not start") }
-            let frame = HTTPWire.encode(request)
-            frame.withUnsafeBytes { ChildProcess.writeWithoutSIGPIPE(current.input, $0) }
             let deadline = ContinuousClock.now + .seconds(request.resourceTimeout + grace)
-            let answer = current.reader.next(from: current.output, until: deadline)
+            // A helper that stopped reading fails the write, or makes it wait out the deadline.
+            let sent = HTTPWire.encode(request).withUnsafeBytes { send($0, to: current.input, until: deadline) }
+            let answer = sent == .frame(Data()) ? current.reader.next(from: current.output, until: deadline) : sent
             helper = current
             switch answer {
             case .frame(let fields):
@@ -63,6 +63,35 @@ package enum HTTPHelper {
                 return failed("\(name) ended without an answer (\(how))")
             }
         }
+    }
+
+    /// Writes `bytes` to the helper's input (non-blocking) by `deadline`: `.frame` when
+    /// all went, `.timedOut`, or `.ended` when the pipe is closed or broken.
+    private static func send(_ bytes: UnsafeRawBufferPointer, to fd: Int32, until deadline: ContinuousClock.Instant)
+        -> HTTPFrameReader.Next {
+        guard let base = bytes.baseAddress else { return .frame(Data()) }
+        var offset = 0
+        while offset < bytes.count {
+            // How many bytes went, or minus the errno.
+            let wrote = ChildProcess.withoutSIGPIPE { () -> Int in
+                do throws(SystemCallError) {
+                    return try SystemCalls.write(fd, UnsafeRawBufferPointer(start: base + offset, count: bytes.count - offset))
+                } catch {
+                    return -Int(error.errno.rawValue)
+                }
+            }
+            if wrote > 0 {
+                offset += wrote
+                continue
+            }
+            guard wrote == -Int(Errno.wouldBlock.rawValue) else { return .ended }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .timedOut }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
+            guard let ready = try? SystemCalls.poll(fd, events: Int16(POLLOUT), timeout: milliseconds) else { return .ended }
+            if ready == 0 { return .timedOut }
+        }
+        return .frame(Data())
     }
 
     private static func failed(_ problem: String) -> HTTPExchange.Reply {
@@ -111,6 +140,8 @@ package enum HTTPHelper {
             _ = Glibc.close(fromHelper[0])
             return .problem("cannot start \(path): \(Errno(rawValue: rc))")
         }
+        // Written without blocking (`send`): a helper that stops reading cannot hold coolcal.
+        _ = fcntl(toHelper[1], F_SETFL, fcntl(toHelper[1], F_GETFL) | O_NONBLOCK)
         return .running(Running(pid: pid, input: toHelper[1], output: fromHelper[0]))
     }
 

@@ -103,6 +103,21 @@ import Testing
         #expect(waiting.next(from: quiet[0], until: ContinuousClock.now + .milliseconds(50)) == .timedOut)
     }
 
+    /// A request far larger than a pipe holds (4 MiB) crosses to the real helper, written
+    /// as the helper reads it, and its reply comes back: here, the connection refused.
+    @Test func aLargeRequestCrossesThePipeToTheHelper() throws {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let helper = try #require(HTTPHelper.candidates(executable: executable).first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "coolcal-http is not built beside the tests (swift build builds it)")
+        #expect(helper.hasSuffix("/coolcal-http"))
+        let body = Data(repeating: 0x41, count: 4 << 20)
+        let request = HTTPRequest(method: "PUT", url: "http://127.0.0.1:1/big.ics", body: body, requestTimeout: 5,
+                                  resourceTimeout: 10, limit: 1024, overflow: .cancel)
+        let reply = try #require(HTTPExchange.send(request))
+        #expect(reply.failure(requestTimeout: 5) == "connection refused")
+        #expect(reply.helperProblem == nil && reply.status == nil)
+    }
+
     @Test func theHelperIsLookedForBesideTheProgramThenInLibexec() {
         #expect(HTTPHelper.candidates(executable: "/usr/bin/coolcal") == ["/usr/bin/coolcal-http", "/usr/libexec/coolcal/coolcal-http"])
         #expect(HTTPHelper.candidates(executable: "/home/a/src/coolcal/.build/debug/coolcal")
