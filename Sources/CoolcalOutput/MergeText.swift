@@ -11,13 +11,16 @@ import CoolcalWriting
 /// `conflicts` shows them); the JSON's and the notes' are UTC (machine lines).
 package struct MergeText {
     package let json: Bool
-    /// The output zone's formatter, for the lines.
-    package let dates: DateText
+    /// The output zone's formatter, for the lines: made when a line first shows a time.
+    /// Making it loads ICU's zone and locale data (~9 MB of pages), which a run that says
+    /// nothing (nothing arrived, or `-q` and nothing for a person) never needs.
+    package var dates: DateText { madeDates.value }
+    private let madeDates: Lazy<DateText>
     private var outcomes: [JSONValue] = []
 
-    package init(json: Bool, dates: DateText) {
+    package init(json: Bool, dates: @escaping @autoclosure () -> DateText) {
         self.json = json
-        self.dates = dates
+        madeDates = Lazy(dates)
     }
 
     /// The line for `item`; nil with `--json` (it goes into the document).
@@ -25,11 +28,10 @@ package struct MergeText {
         guard json else {
             let word = Self.word(item)
             let padded = word.padding(toLength: max(9, word.count), withPad: " ", startingAt: 0)
+            guard let invite = item.invite else { return "\(padded) \(item.name)" }
             // A held one says why in a word and where the person finds it (`detail` in JSON says more).
             let said = item.write?.heldReason.map { "\($0.rawValue); coolcal inbox --held" } ?? Self.detail(item, dates: dates)
-            return item.invite.map {
-                "\(padded) \(item.name)  \(PrintableText.title($0.title))  \(dates.at($0.start))  (\(said))"
-            } ?? "\(padded) \(item.name)"
+            return "\(padded) \(item.name)  \(PrintableText.title(invite.title))  \(dates.at(invite.start))  (\(said))"
         }
         let detail = Self.detail(item, dates: nil)
         var fields: [(String, JSONValue)] = [("name", .string(item.name)), ("outcome", .string(Self.word(item)))]

@@ -50,6 +50,30 @@ import Testing
         #expect(document.contains(#""detail": "1 conflict: Dentist 2031-03-03T09:20:00Z; not accepted""#), "\(document)")
     }
 
+    /// The formatter is made when a line first shows a time, once: making it loads ICU's
+    /// zone and locale data (~9 MB of pages), which a `merge` that says nothing never needs
+    /// (issue #48: the no-op Maildir run within `--version` + 5 MB).
+    @Test func theFormatterIsMadeForTheFirstLineThatShowsATime() throws {
+        final class Count { var made = 0 }
+        let count = Count()
+        func counted() -> DateText {
+            count.made += 1
+            return Self.berlin
+        }
+        let one = try Self.item(conflicts: 1, named: [("Dentist", 1_930_296_000)])
+        var json = MergeText(json: true, dates: counted())
+        #expect(json.add(one) == nil)
+        _ = json.document("spool")
+        var text = MergeText(json: false, dates: counted())
+        #expect(count.made == 0, "a JSON run and a run that has said nothing made a formatter")
+        #expect(text.add(MergeItem(name: "6.json", outcome: .free, invite: nil, conflicts: 0)) == "free      6.json")
+        #expect(count.made == 0, "a line without a time made a formatter")
+        #expect(text.add(one)?.contains("Mar 3, 2031, 11:00 AM") == true)
+        _ = text.add(one)
+        #expect(text.dates.zoneLine.isEmpty == false)
+        #expect(count.made == 1)
+    }
+
     /// A time alone is the first end of a range; in the repeated hour it carries its offset.
     @Test func aTimeAloneIsTheStartOfARange() {
         #expect(Self.berlin.at(.instant(1_930_296_000)) == "Mar 3, 2031, 10:20 AM")
