@@ -104,6 +104,8 @@ def main():
             notes.append(f"{size}: coolcal printed {len(warnings)} lines on stderr, e.g.: "
                          + " | ".join(f"`{w}`" for w in warnings[:3]))
         rows.append((f"{size:,}", mb, wc, cat, lib, cc))
+        if cat.cpu > 0:
+            notes.append(f"{size}: conflicts' CPU ÷ cat's CPU: {cpu_ratio(cc, cat)} (issue #48's goal: at most 10)")
         if size in simple_sizes:
             rows.append(simple_row(size, a, libical, invite, env, n_conf, notes))
         if size >= GOAL_SIZE:
@@ -188,6 +190,11 @@ def python_note(a, cal, cc, n_conf):
             f"window, {busy} busy (coolcal: {n_conf} conflicts); coolcal is {py.wall / cc.wall:.1f}x faster")
 
 
+def cpu_ratio(f, base):
+    """f's CPU ÷ base's, or "-" when base's rounds to 0 (GNU time counts in 10 ms steps)."""
+    return f"{f.cpu / base.cpu:.2f}" if base.cpu > 0 else "-"
+
+
 def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None, delivery=None):
     t = ("| events | file MB | wc -l s | cat s | libical s (min–max) | conflicts s (min–max) | conflicts cpu s "
          "| conflicts/libical | conflicts peak RSS MB | libical peak RSS MB |\n"
@@ -196,12 +203,13 @@ def print_tables(a, coolcal, rows, write_rows, vdir_rows, notes, spool=None, del
                  f"| {k.cpu:.3f} | {k.wall / l.wall:.3f} | {k.mb:.0f} | {l.mb:.0f} |\n"
                  for s, mb, wc, c, l, k in rows)
     if write_rows:
-        t += ("\n| events | command | s (min–max) | cpu s | ÷ conflicts | peak RSS MB |\n"
-              "|---:|---|---:|---:|---:|---:|\n")
+        t += ("\n| events | command | s (min–max) | cpu s | ÷ conflicts | ÷ conflicts cpu | peak RSS MB |\n"
+              "|---:|---|---:|---:|---:|---:|---:|\n")
         for s, cc, figures in write_rows:
             for name, f in figures.items():
-                t += (f"| {s:,} | {name} | {f.cell()} | - | - | - |\n" if f.refused else
-                      f"| {s:,} | {name} | {span(f)} | {f.cpu:.3f} | {f.wall / cc.wall:.2f} | {f.mb:.0f} |\n")
+                t += (f"| {s:,} | {name} | {f.cell()} | - | - | - | - |\n" if f.refused else
+                      f"| {s:,} | {name} | {span(f)} | {f.cpu:.3f} | {f.wall / cc.wall:.2f} "
+                      f"| {cpu_ratio(f, cc)} | {f.mb:.0f} |\n")
     if vdir_rows:
         t += ("\n| events | vdir files | MB | cat of its files s | conflicts s | conflicts cpu s "
               "| ÷ cat | ÷ conflicts on one file | peak RSS MB |\n"
