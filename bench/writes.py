@@ -17,8 +17,8 @@ def _warm(cal, work):
     """As many pages as the calendar has, written and freed just before a timed write: on a
     VM whose balloon reports free memory to the host (virtio-balloon free page reporting),
     pages freed more than ~2 s earlier are given back, and the next write into them faults in
-    the host, in the guest's kernel memcpy: 647 MB then cost 1.3-1.5 s of system CPU instead
-    of 0.15-0.3 s, for `cp` as for coolcal. Each write row (the `cp` floor too) starts alike."""
+    the host, in the guest's kernel memcpy: 647 MB then cost 1.25-1.54 s of system CPU instead
+    of 0.15-0.34 s, for `cp` as for coolcal. Each write row (the `cp` floor too) starts alike."""
     scratch = os.path.join(work, "scratch.ics")
     shutil.copyfile(cal, scratch)
     os.remove(scratch)

@@ -12,8 +12,9 @@ import CoolcalWriting
 package struct MergeText {
     package let json: Bool
     /// The output zone's formatter, for the lines: made when a line first shows a time.
-    /// Making it loads ICU's zone and locale data (~9 MB of pages), which a run that says
-    /// nothing (nothing arrived, or `-q` and nothing for a person) never needs.
+    /// Making it loads ICU's zone and locale data (5.5 MB of peak RSS in a no-op Maildir
+    /// run), which a run that says nothing (nothing arrived, or `-q` and nothing for a
+    /// person) never needs.
     package var dates: DateText { madeDates.value }
     private let madeDates: Lazy<DateText>
     private var outcomes: [JSONValue] = []

@@ -51,7 +51,7 @@ import Testing
     }
 
     /// The formatter is made when a line first shows a time, once: making it loads ICU's
-    /// zone and locale data (~9 MB of pages), which a `merge` that says nothing never needs
+    /// zone and locale data (5.5 MB of peak RSS), which a `merge` that says nothing never needs
     /// (issue #48: the no-op Maildir run within `--version` + 5 MB).
     @Test func theFormatterIsMadeForTheFirstLineThatShowsATime() throws {
         final class Count { var made = 0 }
